@@ -1,0 +1,6 @@
+/** Every fuzz target of the project, for the unit-test run and for `npm run fuzz`. */
+import type { FuzzTarget } from './engine.js';
+import { messageTargets } from './message-targets.js';
+import { protocolTargets } from './protocol-targets.js';
+
+export const allTargets: FuzzTarget[] = [...protocolTargets, ...messageTargets];

@@ -1,0 +1,19 @@
+/** Builds buffers from annotated hex fields so byte tests read like the layout they check. */
+
+export type Field = readonly [name: string, hex: string];
+
+export function annotated(...fields: Field[]): Buffer {
+  return Buffer.from(fields.map(([, hex]) => hex.replace(/\s+/g, '')).join(''), 'hex');
+}
+
+/** Deterministic PRNG (mulberry32) so random loops are reproducible from their seed. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
