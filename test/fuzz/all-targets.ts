@@ -1,6 +1,7 @@
 /** Every fuzz target of the project, for the unit-test run and for `npm run fuzz`. */
 import type { FuzzTarget } from './engine.js';
+import { fastjsonTarget } from './fastjson-target.js';
 import { messageTargets } from './message-targets.js';
 import { protocolTargets } from './protocol-targets.js';
 
-export const allTargets: FuzzTarget[] = [...protocolTargets, ...messageTargets];
+export const allTargets: FuzzTarget[] = [...protocolTargets, fastjsonTarget, ...messageTargets];

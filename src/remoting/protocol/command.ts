@@ -23,6 +23,12 @@ export interface RemotingCommand {
   flag: number;
   remark?: string | undefined;
   extFields?: Record<string, string> | undefined;
+  /**
+   * Keys of `extFields` that upstream's FastCodesHeader classes (SendMessageRequestHeaderV2,
+   * SendMessageResponseHeader, Pull request/response headers) write first, in this order, in a ROCKETMQ
+   * frame; the other keys follow in HashMap order. Only affects byte layout, never meaning.
+   */
+  fastEncodedKeys?: readonly string[] | undefined;
   /** Absent and empty bodies cannot be told apart on the wire: both decode as undefined. */
   body?: Buffer | undefined;
   serializeType: SerializeType;

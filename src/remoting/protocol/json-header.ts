@@ -5,10 +5,11 @@
  */
 
 import { RemotingCommandError } from '../../common/errors.js';
-import { javaHashMapOrder } from '../../common/fastjson/java-hash-map.js';
+import { quoteFastjsonString } from '../../common/fastjson/escape.js';
 import { type RemotingCommand, SerializeType } from './command.js';
-import { setExtField } from './ext-fields.js';
-import { quoteJsonString } from './json-string.js';
+import { extFieldsOrder, setExtField } from './ext-fields.js';
+
+const quote = (s: string): string => quoteFastjsonString(s, false);
 
 const SERIALIZE_TYPE_NAMES = ['JSON', 'ROCKETMQ'] as const;
 
@@ -18,16 +19,16 @@ export function encodeJsonHeader(cmd: RemotingCommand): Buffer {
   if (ext !== undefined) {
     out += ',"extFields":{';
     let first = true;
-    for (const key of javaHashMapOrder(Object.keys(ext))) {
+    for (const key of extFieldsOrder(ext)) {
       const value = ext[key];
       if (value === undefined) continue;
-      out += `${first ? '' : ','}${quoteJsonString(key)}:${quoteJsonString(value)}`;
+      out += `${first ? '' : ','}${quote(key)}:${quote(value)}`;
       first = false;
     }
     out += '}';
   }
-  out += `,"flag":${cmd.flag},"language":${quoteJsonString(cmd.language)},"opaque":${cmd.opaque}`;
-  if (cmd.remark !== undefined) out += `,"remark":${quoteJsonString(cmd.remark)}`;
+  out += `,"flag":${cmd.flag},"language":${quote(cmd.language)},"opaque":${cmd.opaque}`;
+  if (cmd.remark !== undefined) out += `,"remark":${quote(cmd.remark)}`;
   out += `,"serializeTypeCurrentRPC":"${SERIALIZE_TYPE_NAMES[cmd.serializeType]}","version":${cmd.version}}`;
   return Buffer.from(out, 'utf8');
 }

@@ -2,12 +2,12 @@
  * The binary ROCKETMQ header serialization (SerializeType.ROCKETMQ, upstream RocketMQSerializable):
  *   code int16 | language byte | version int16 | opaque int32 | flag int32 |
  *   remarkLen int32 | remark | extLen int32 | (keyLen int16 | key | valLen int32 | val)*
- * A zero length means null, so empty strings do not survive this format (spec §1.5).
+ * A zero length means null in Java. A remark of length 0 decodes as absent; an extFields value of length 0
+ * decodes as '' so that the entry, which Java keeps with a null value, survives a re-encode unchanged.
  */
 import { RemotingCommandError } from '../../common/errors.js';
-import { javaHashMapOrder } from '../../common/fastjson/java-hash-map.js';
 import { type RemotingCommand, SerializeType } from './command.js';
-import { setExtField } from './ext-fields.js';
+import { rocketmqKeyOrder, setExtField } from './ext-fields.js';
 import { languageByte, languageName } from './language-code.js';
 
 const FIXED_PART = 21;
@@ -16,29 +16,22 @@ export function encodeRocketMQHeader(cmd: RemotingCommand): Buffer {
   if (cmd.code < -32768 || cmd.code > 32767) {
     throw new RemotingCommandError('rocketmq header', `code ${cmd.code} does not fit in an int16`);
   }
-  const remark = cmd.remark ? Buffer.from(cmd.remark, 'utf8') : undefined;
-  const entries: Buffer[] = [];
-  let extLength = 0;
+  const remarkLength = cmd.remark ? Buffer.byteLength(cmd.remark, 'utf8') : 0;
   const ext = cmd.extFields;
-  if (ext !== undefined) {
-    for (const key of javaHashMapOrder(Object.keys(ext))) {
+  const order = ext === undefined ? undefined : rocketmqKeyOrder(ext, cmd.fastEncodedKeys);
+  // First pass sizes the map section so the header is written into a single buffer.
+  let extLength = 0;
+  if (ext !== undefined && order !== undefined) {
+    for (const key of order) {
       const value = ext[key];
-      // Java skips null keys and values; an empty string would decode as null on the other side anyway.
-      if (value === undefined || key.length === 0 || value.length === 0) continue;
+      // Java skips null keys and values but writes an empty value as length 0.
+      if (value === undefined || key.length === 0) continue;
       const keyBytes = Buffer.byteLength(key, 'utf8');
       if (keyBytes > 32767)
         throw new RemotingCommandError('rocketmq header', `extFields key too long (${keyBytes})`);
-      const valueBytes = Buffer.byteLength(value, 'utf8');
-      const entry = Buffer.allocUnsafe(6 + keyBytes + valueBytes);
-      entry.writeInt16BE(keyBytes, 0);
-      entry.write(key, 2, 'utf8');
-      entry.writeInt32BE(valueBytes, 2 + keyBytes);
-      entry.write(value, 6 + keyBytes, 'utf8');
-      entries.push(entry);
-      extLength += entry.length;
+      extLength += 6 + keyBytes + Buffer.byteLength(value, 'utf8');
     }
   }
-  const remarkLength = remark?.length ?? 0;
   const out = Buffer.allocUnsafe(FIXED_PART + remarkLength + extLength);
   out.writeInt16BE(cmd.code, 0);
   out.writeUInt8(languageByte(cmd.language), 2);
@@ -47,10 +40,21 @@ export function encodeRocketMQHeader(cmd: RemotingCommand): Buffer {
   out.writeInt32BE(cmd.flag | 0, 9);
   out.writeInt32BE(remarkLength, 13);
   let pos = 17;
-  if (remark) pos += remark.copy(out, pos);
+  if (cmd.remark && remarkLength > 0) pos += out.write(cmd.remark, pos, 'utf8');
   out.writeInt32BE(extLength, pos);
   pos += 4;
-  for (const entry of entries) pos += entry.copy(out, pos);
+  if (ext !== undefined && order !== undefined) {
+    for (const key of order) {
+      const value = ext[key];
+      if (value === undefined || key.length === 0) continue;
+      const keyBytes = out.write(key, pos + 2, 'utf8');
+      out.writeInt16BE(keyBytes, pos);
+      pos += 2 + keyBytes;
+      const valueBytes = out.write(value, pos + 4, 'utf8');
+      out.writeInt32BE(valueBytes, pos);
+      pos += 4 + valueBytes;
+    }
+  }
   return out;
 }
 
@@ -91,9 +95,8 @@ export function decodeRocketMQHeader(header: Buffer, body: Buffer | undefined): 
       pos += 4;
       if (valueLength < 0 || valueLength > end - pos)
         fail(`extFields value length ${valueLength} out of range`);
-      // Zero-length keys and values are nulls in Java; a HashMap write of null is left out here.
-      if (keyLength > 0 && valueLength > 0)
-        setExtField(fields, key, header.toString('utf8', pos, pos + valueLength));
+      // A zero-length key is a null key in Java, which no header field can use.
+      if (keyLength > 0) setExtField(fields, key, header.toString('utf8', pos, pos + valueLength));
       pos += valueLength;
     }
     cmd.extFields = fields;

@@ -126,13 +126,13 @@ describe('ROCKETMQ binary header', () => {
     assert.deepEqual(decodeRocketMQHeader(encodeRocketMQHeader(full), undefined), full);
   });
 
-  test('empty strings become null, as in Java', () => {
+  test('an empty remark is absent, an empty value keeps its entry (Java: null)', () => {
     const out = decodeRocketMQHeader(
       encodeRocketMQHeader({ ...cmd, remark: '', extFields: { e: '', k: 'v' } }),
       undefined,
     );
     assert.equal(out.remark, undefined);
-    assert.deepEqual(out.extFields, { k: 'v' });
+    assert.deepEqual(out.extFields, { e: '', k: 'v' });
   });
 
   test('an unknown language byte round-trips as its decimal text', () => {

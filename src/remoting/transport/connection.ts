@@ -1,0 +1,379 @@
+/**
+ * Connection: the remoting protocol over one duplex byte stream (a TCP socket, or one end of a
+ * `stream.duplexPair()` in tests), used alike by server and client. Inbound frames are split and
+ * decoded; responses complete this connection's pending requests, requests go to the handler.
+ * Outbound commands are written as head + body with the stream corked for the rest of the event-loop
+ * turn, so everything answered in one turn leaves in one writev.
+ */
+import { EventEmitter } from 'node:events';
+import { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { Logger } from '../../common/logger.js';
+import { isResponse, type RemotingCommand, RPC_ONEWAY, RPC_TYPE_RESPONSE } from '../protocol/command.js';
+import { decodeFrame, encodeFrameHead } from '../protocol/frame.js';
+import { FrameSplitter } from '../protocol/frame-splitter.js';
+import { formatAddress } from './address.js';
+import {
+  RemotingAbortedError,
+  RemotingConnectionClosedError,
+  RemotingTooMuchRequestError,
+} from './errors.js';
+import { PendingRequests } from './pending-requests.js';
+import type { ConnectionSettings } from './settings.js';
+
+export interface InvokeOptions {
+  /** Defaults to the owner's `defaultInvokeTimeoutMs`. */
+  timeoutMs?: number | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** What a request processor gets besides the request: the connection it came on and a logger. */
+export interface ProcessorContext {
+  readonly connection: Connection;
+  readonly remoteAddress: string;
+  readonly logger: Logger;
+  /** Sends a response later (long polling); sets the response flag. False if the connection closed. */
+  writeResponse(response: RemotingCommand): boolean;
+  /** A request to the peer over this same connection (e.g. broker to client). */
+  invoke(request: RemotingCommand, options?: InvokeOptions): Promise<RemotingCommand>;
+  invokeOneway(request: RemotingCommand): Promise<void>;
+}
+
+/** Receives the requests a connection reads; must not throw. */
+export interface InboundRequestHandler {
+  handleRequest(connection: Connection, request: RemotingCommand): void;
+}
+
+export interface ConnectionOptions {
+  settings: ConnectionSettings;
+  handler: InboundRequestHandler;
+  logger: Logger;
+  /** How to name the peer when the stream is not a socket (or to override the socket's address). */
+  remoteAddress?: string | undefined;
+}
+
+export interface ConnectionEvents {
+  /** Emitted once, synchronously from close(), with the reason. */
+  close: [reason: string];
+  /** Reading stopped because the peer does not read what we write. */
+  readPaused: [];
+  readResumed: [];
+}
+
+/** Written to learn when everything queued before it has been flushed; writes no bytes. */
+const FLUSH_MARKER = Buffer.alloc(0);
+
+function flushTurn(connection: Connection): void {
+  connection.flush();
+}
+
+function checkIdle(connection: Connection): void {
+  connection.checkIdle();
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export class Connection extends EventEmitter<ConnectionEvents> implements ProcessorContext {
+  readonly stream: Duplex;
+  readonly remoteAddress: string;
+  readonly localAddress: string;
+  readonly logger: Logger;
+  readonly settings: Readonly<ConnectionSettings>;
+  private readonly handler: InboundRequestHandler;
+  private readonly splitter: FrameSplitter;
+  private readonly pending: PendingRequests;
+  private readonly idleMs: number;
+  private corked = false;
+  private paused = false;
+  private reason: string | undefined;
+  private streamClosed = false;
+  private closeWaiters: Array<() => void> | undefined;
+  private lastActivity = Date.now();
+  private idleTimer: NodeJS.Timeout | undefined;
+
+  constructor(stream: Duplex, options: ConnectionOptions) {
+    super();
+    this.stream = stream;
+    this.settings = options.settings;
+    this.handler = options.handler;
+    this.logger = options.logger;
+    const socket = stream instanceof Socket ? stream : undefined;
+    this.remoteAddress =
+      options.remoteAddress ??
+      (socket?.remoteAddress !== undefined && socket.remotePort !== undefined
+        ? formatAddress(socket.remoteAddress, socket.remotePort)
+        : 'unknown');
+    this.localAddress =
+      socket?.localAddress !== undefined && socket.localPort !== undefined
+        ? formatAddress(socket.localAddress, socket.localPort)
+        : 'unknown';
+    this.splitter = new FrameSplitter(this.settings.maxFrameSize);
+    this.pending = new PendingRequests(this.remoteAddress, this.onInvokeTimeout);
+    this.idleMs = this.settings.channelMaxIdleTimeSeconds * 1000;
+
+    stream.on('data', this.onData);
+    stream.on('end', this.onEnd);
+    stream.on('error', this.onError);
+    stream.on('close', this.onStreamClose);
+    if (this.idleMs > 0) this.scheduleIdleCheck(this.idleMs);
+  }
+
+  get connection(): Connection {
+    return this;
+  }
+
+  get isOpen(): boolean {
+    return this.reason === undefined;
+  }
+
+  /** Why the connection closed; undefined while it is open. */
+  get closeReason(): string | undefined {
+    return this.reason;
+  }
+
+  /** True while reading is paused because the peer does not read our writes. */
+  get readPaused(): boolean {
+    return this.paused;
+  }
+
+  /** Requests sent on this connection still waiting for their response. */
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  /** Bytes held for a frame not yet complete. */
+  get readBuffered(): number {
+    return this.splitter.buffered;
+  }
+
+  /**
+   * Queues one command (request or response) as it is, opaque and flag included. Returns false if the
+   * connection is closed; throws RemotingCommandError if the command cannot be encoded.
+   */
+  send(command: RemotingCommand): boolean {
+    if (this.reason !== undefined) return false;
+    const head = encodeFrameHead(command, this.settings.maxFrameSize);
+    const stream = this.stream;
+    if (!this.corked) {
+      this.corked = true;
+      stream.cork();
+      process.nextTick(flushTurn, this);
+    }
+    stream.write(head);
+    const body = command.body;
+    if (body !== undefined && body.length > 0) stream.write(body);
+    return true;
+  }
+
+  writeResponse(response: RemotingCommand): boolean {
+    response.flag |= RPC_TYPE_RESPONSE;
+    return this.send(response);
+  }
+
+  /**
+   * Sends `request` with a fresh opaque (written into the request) and waits for its response.
+   * Rejects with RemotingTimeoutError, RemotingAbortedError, RemotingConnectionClosedError or
+   * RemotingTooMuchRequestError.
+   */
+  invoke(request: RemotingCommand, options: InvokeOptions = {}): Promise<RemotingCommand> {
+    if (this.reason !== undefined) {
+      return Promise.reject(new RemotingConnectionClosedError(this.remoteAddress, this.reason));
+    }
+    if (this.pending.size >= this.settings.maxPendingRequests) {
+      return Promise.reject(
+        new RemotingTooMuchRequestError(this.remoteAddress, this.settings.maxPendingRequests),
+      );
+    }
+    const signal = options.signal;
+    if (signal?.aborted) return Promise.reject(new RemotingAbortedError(this.remoteAddress, signal.reason));
+    const opaque = this.pending.allocateOpaque();
+    request.opaque = opaque;
+    const response = this.pending.add(
+      opaque,
+      options.timeoutMs ?? this.settings.defaultInvokeTimeoutMs,
+      signal,
+    );
+    try {
+      this.send(request);
+    } catch (error) {
+      this.pending.fail(opaque, error);
+    }
+    return response;
+  }
+
+  /** Sends `request` marked oneway with a fresh opaque; resolves once it is queued for writing. */
+  invokeOneway(request: RemotingCommand): Promise<void> {
+    if (this.reason !== undefined) {
+      return Promise.reject(new RemotingConnectionClosedError(this.remoteAddress, this.reason));
+    }
+    request.opaque = this.pending.allocateOpaque();
+    request.flag |= RPC_ONEWAY;
+    try {
+      this.send(request);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return Promise.resolve();
+  }
+
+  /**
+   * Closes at once: what this turn queued is handed to the stream, the stream is destroyed and every
+   * pending request fails with RemotingConnectionClosedError. Idempotent.
+   */
+  close(reason = 'closed locally'): void {
+    if (this.reason !== undefined) return;
+    this.reason = reason;
+    if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
+    if (this.corked) {
+      this.corked = false;
+      this.stream.uncork();
+    }
+    this.stream.destroy();
+    this.pending.failAll(() => new RemotingConnectionClosedError(this.remoteAddress, reason));
+    this.logger.debug('connection closed', { remoteAddress: this.remoteAddress, reason });
+    this.emit('close', reason);
+  }
+
+  /** Resolves once the underlying stream has closed (after close(), or when the peer went away). */
+  whenClosed(): Promise<void> {
+    if (this.streamClosed) return Promise.resolve();
+    const waiters = this.closeWaiters ?? [];
+    this.closeWaiters = waiters;
+    return new Promise((resolve) => {
+      waiters.push(resolve);
+    });
+  }
+
+  /** End of the turn's batch: one uncork writes everything queued since the first send. */
+  flush(): void {
+    if (!this.corked) return;
+    this.corked = false;
+    this.lastActivity = Date.now();
+    const stream = this.stream;
+    stream.uncork();
+    // Measured after the uncork: a socket has by now handed the kernel what it would take, so only a
+    // peer that is not reading leaves this much behind.
+    if (
+      !this.paused &&
+      this.reason === undefined &&
+      stream.writableLength > this.settings.writeBufferHighWaterMark
+    ) {
+      this.pauseReading();
+    }
+  }
+
+  /** Idle timer callback. */
+  checkIdle(): void {
+    this.idleTimer = undefined;
+    if (this.reason !== undefined) return;
+    const idleFor = Date.now() - this.lastActivity;
+    if (idleFor >= this.idleMs) {
+      this.logger.info('closing idle connection', { remoteAddress: this.remoteAddress, idleMs: idleFor });
+      this.close(`idle for ${idleFor} ms`);
+    } else {
+      this.scheduleIdleCheck(this.idleMs - idleFor);
+    }
+  }
+
+  private scheduleIdleCheck(delayMs: number): void {
+    this.idleTimer = setTimeout(checkIdle, Math.max(1, delayMs), this);
+  }
+
+  private pauseReading(): void {
+    this.paused = true;
+    this.stream.pause();
+    this.logger.debug('write buffer full, reading paused', {
+      remoteAddress: this.remoteAddress,
+      writableLength: this.stream.writableLength,
+    });
+    this.stream.write(FLUSH_MARKER, this.onMarkerFlushed);
+    this.emit('readPaused');
+  }
+
+  private readonly onMarkerFlushed = (error?: Error | null): void => {
+    if (error || this.reason !== undefined || !this.paused) return;
+    if (this.stream.writableLength > this.settings.writeBufferLowWaterMark) {
+      // More was queued behind the marker while we waited; wait for that too.
+      this.stream.write(FLUSH_MARKER, this.onMarkerFlushed);
+      return;
+    }
+    this.paused = false;
+    this.stream.resume();
+    this.logger.debug('write buffer drained, reading resumed', { remoteAddress: this.remoteAddress });
+    this.emit('readResumed');
+  };
+
+  private readonly onData = (chunk: Buffer): void => {
+    if (this.reason !== undefined) return;
+    this.lastActivity = Date.now();
+    try {
+      this.splitter.push(chunk, this.onFrame);
+    } catch (error) {
+      this.closeMalformed(error);
+    }
+  };
+
+  private readonly onFrame = (payload: Buffer): void => {
+    if (this.reason !== undefined) return;
+    let command: RemotingCommand;
+    try {
+      command = decodeFrame(payload);
+    } catch (error) {
+      this.closeMalformed(error);
+      return;
+    }
+    if (isResponse(command)) {
+      if (!this.pending.complete(command)) {
+        this.logger.debug('dropped a response with an unknown opaque', {
+          remoteAddress: this.remoteAddress,
+          opaque: command.opaque,
+          code: command.code,
+        });
+      }
+      return;
+    }
+    try {
+      this.handler.handleRequest(this, command);
+    } catch (error) {
+      this.logger.error('request handler threw', {
+        remoteAddress: this.remoteAddress,
+        error: describe(error),
+      });
+    }
+  };
+
+  private closeMalformed(error: unknown): void {
+    if (this.reason !== undefined) return;
+    const message = describe(error);
+    this.logger.warn('malformed frame, closing connection', {
+      remoteAddress: this.remoteAddress,
+      error: message,
+    });
+    this.close(`malformed frame: ${message}`);
+  }
+
+  private readonly onInvokeTimeout = (): void => {
+    if (this.settings.closeOnInvokeTimeout) this.close('a request timed out');
+  };
+
+  private readonly onEnd = (): void => {
+    this.close('closed by peer');
+  };
+
+  private readonly onError = (error: Error): void => {
+    if (this.reason === undefined) {
+      this.logger.debug('stream error', { remoteAddress: this.remoteAddress, error: error.message });
+      this.close(`stream error: ${error.message}`);
+    }
+  };
+
+  private readonly onStreamClose = (): void => {
+    this.streamClosed = true;
+    this.close('stream closed');
+    const waiters = this.closeWaiters;
+    this.closeWaiters = undefined;
+    if (waiters !== undefined) for (const resolve of waiters) resolve();
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * Typed failures of the transport. Each names the peer address so a caller juggling many brokers
+ * can tell which one failed without parsing the message.
+ */
+import { RocketMQError } from '../../common/errors.js';
+
+/** No response arrived within the request's timeout. */
+export class RemotingTimeoutError extends RocketMQError {
+  readonly address: string;
+  readonly timeoutMs: number;
+
+  constructor(address: string, timeoutMs: number) {
+    super(`request to ${address} timed out after ${timeoutMs} ms`);
+    this.address = address;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** The connection closed (by either side, or because of an error) before the response arrived. */
+export class RemotingConnectionClosedError extends RocketMQError {
+  readonly address: string;
+  readonly reason: string;
+
+  constructor(address: string, reason: string) {
+    super(`connection to ${address} closed: ${reason}`);
+    this.address = address;
+    this.reason = reason;
+  }
+}
+
+/** A connection could not be opened (refused, unreachable, timed out, bad address, client closed). */
+export class RemotingConnectError extends RocketMQError {
+  readonly address: string;
+
+  constructor(address: string, detail: string, options?: ErrorOptions) {
+    super(`connect to ${address} failed: ${detail}`, 1, options);
+    this.address = address;
+  }
+}
+
+/** The caller's AbortSignal fired; `cause` holds the signal's reason. */
+export class RemotingAbortedError extends RocketMQError {
+  readonly address: string;
+
+  constructor(address: string, reason: unknown) {
+    super(`request to ${address} aborted`, 1, { cause: reason });
+    this.address = address;
+  }
+}
+
+/** Too many requests are already waiting for a response on this connection. */
+export class RemotingTooMuchRequestError extends RocketMQError {
+  readonly address: string;
+  readonly limit: number;
+
+  constructor(address: string, limit: number) {
+    super(`${limit} requests to ${address} are already waiting for a response`);
+    this.address = address;
+    this.limit = limit;
+  }
+}

@@ -1,0 +1,228 @@
+/**
+ * RemotingClient: one connection per peer address, opened on first use and reopened on the next use
+ * after it closed. Requests pipeline on that connection; requests the peer sends back (broker to
+ * client) go to the processors registered here.
+ */
+import { connect as netConnect, type Socket } from 'node:net';
+import { createLogger, type Logger } from '../../common/logger.js';
+import type { RemotingCommand } from '../protocol/command.js';
+import { parseAddress } from './address.js';
+import { Connection, type InvokeOptions } from './connection.js';
+import { RequestDispatcher } from './dispatcher.js';
+import { RemotingAbortedError, RemotingConnectError, RemotingTimeoutError } from './errors.js';
+import type { RequestProcessor, RPCHook } from './processor.js';
+import {
+  type ConnectionSettings,
+  clientConnectionSettings,
+  clientSettings,
+  type RemotingClientSettings,
+} from './settings.js';
+
+export interface RemotingClientOptions {
+  logger?: Logger;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export class RemotingClient {
+  readonly settings: Readonly<RemotingClientSettings>;
+  readonly logger: Logger;
+  private readonly connectionSettings: ConnectionSettings;
+  private readonly dispatcher: RequestDispatcher;
+  private readonly connections = new Map<string, Connection>();
+  private readonly connecting = new Map<string, Promise<Connection>>();
+  private closed = false;
+
+  constructor(settings: Partial<RemotingClientSettings> = {}, options: RemotingClientOptions = {}) {
+    this.settings = clientSettings(settings);
+    this.logger = options.logger ?? createLogger('remoting.client');
+    this.connectionSettings = clientConnectionSettings(this.settings);
+    this.dispatcher = new RequestDispatcher(this.logger);
+  }
+
+  /** For requests the server sends to this client (e.g. NOTIFY_CONSUMER_IDS_CHANGED). */
+  registerProcessor(code: number, processor: RequestProcessor): void {
+    this.dispatcher.registerProcessor(code, processor);
+  }
+
+  registerDefaultProcessor(processor: RequestProcessor): void {
+    this.dispatcher.registerDefaultProcessor(processor);
+  }
+
+  /** Runs around every invoke (and, as upstream, around requests the server sends here). */
+  registerRPCHook(hook: RPCHook): void {
+    this.dispatcher.registerRPCHook(hook);
+  }
+
+  /** The open connection to `address`, if any. */
+  connectionTo(address: string): Connection | undefined {
+    const connection = this.connections.get(address);
+    return connection?.isOpen ? connection : undefined;
+  }
+
+  /** Addresses with an open connection. */
+  get connectedAddresses(): string[] {
+    return [...this.connections.keys()];
+  }
+
+  /** The connection to `address`, opened if needed; concurrent callers share one attempt. */
+  getConnection(address: string, signal?: AbortSignal): Promise<Connection> {
+    const existing = this.connectionTo(address);
+    if (existing !== undefined) return Promise.resolve(existing);
+    const attempt = this.connecting.get(address) ?? this.connect(address);
+    if (signal === undefined) return attempt;
+    if (signal.aborted) return Promise.reject(new RemotingAbortedError(address, signal.reason));
+    return new Promise<Connection>((resolve, reject) => {
+      const onAbort = () => reject(new RemotingAbortedError(address, signal.reason));
+      signal.addEventListener('abort', onAbort, { once: true });
+      attempt.then(
+        (connection) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(connection);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  /**
+   * Sends `request` to `address` and resolves with the response. The request's opaque is overwritten.
+   * The timeout covers connecting too.
+   */
+  invoke(address: string, request: RemotingCommand, options: InvokeOptions = {}): Promise<RemotingCommand> {
+    const connection = this.connectionTo(address);
+    if (connection !== undefined) return this.invokeOn(address, connection, request, options);
+    const started = Date.now();
+    const timeoutMs = options.timeoutMs ?? this.settings.defaultInvokeTimeoutMs;
+    return this.getConnection(address, options.signal).then((opened) => {
+      const remaining = timeoutMs - (Date.now() - started);
+      if (remaining <= 0) throw new RemotingTimeoutError(address, timeoutMs);
+      return this.invokeOn(address, opened, request, { timeoutMs: remaining, signal: options.signal }).catch(
+        (error: unknown) => {
+          // Report the caller's timeout, not what was left of it after connecting.
+          throw error instanceof RemotingTimeoutError ? new RemotingTimeoutError(address, timeoutMs) : error;
+        },
+      );
+    });
+  }
+
+  /** Sends `request` marked oneway; resolves once it is queued on the connection. */
+  invokeOneway(address: string, request: RemotingCommand, options: InvokeOptions = {}): Promise<void> {
+    const connection = this.connectionTo(address);
+    if (connection !== undefined) return this.invokeOnewayOn(address, connection, request);
+    return this.getConnection(address, options.signal).then((opened) =>
+      this.invokeOnewayOn(address, opened, request),
+    );
+  }
+
+  /** Closes the connection to `address` (pending requests fail at once); resolves when it is closed. */
+  closeConnection(address: string): Promise<void> {
+    const connection = this.connections.get(address);
+    if (connection === undefined) return Promise.resolve();
+    connection.close('closed by client');
+    return connection.whenClosed();
+  }
+
+  /** Closes every connection; later invokes fail with RemotingConnectError. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.allSettled([...this.connecting.values()]);
+    const closing: Promise<void>[] = [];
+    for (const connection of this.connections.values()) {
+      connection.close('client closed');
+      closing.push(connection.whenClosed());
+    }
+    this.connections.clear();
+    await Promise.all(closing);
+  }
+
+  private invokeOn(
+    address: string,
+    connection: Connection,
+    request: RemotingCommand,
+    options: InvokeOptions,
+  ): Promise<RemotingCommand> {
+    if (this.dispatcher.rpcHooks.length === 0) return connection.invoke(request, options);
+    try {
+      this.dispatcher.runBeforeHooks(address, request);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return connection.invoke(request, options).then((response) => {
+      this.dispatcher.runAfterHooks(address, request, response);
+      return response;
+    });
+  }
+
+  private invokeOnewayOn(address: string, connection: Connection, request: RemotingCommand): Promise<void> {
+    if (this.dispatcher.rpcHooks.length > 0) {
+      try {
+        this.dispatcher.runBeforeHooks(address, request);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    return connection.invokeOneway(request);
+  }
+
+  private connect(address: string): Promise<Connection> {
+    if (this.closed) return Promise.reject(new RemotingConnectError(address, 'client is closed'));
+    let host: string;
+    let port: number;
+    try {
+      ({ host, port } = parseAddress(address));
+    } catch (error) {
+      return Promise.reject(new RemotingConnectError(address, describe(error), { cause: error }));
+    }
+    const attempt = new Promise<Connection>((resolve, reject) => {
+      const socket: Socket = netConnect({ host, port, noDelay: true });
+      const fail = (error: RemotingConnectError) => {
+        clearTimeout(timer);
+        socket.off('error', onError);
+        socket.destroy();
+        this.connecting.delete(address);
+        this.logger.info('connect failed', { address, error: error.message });
+        reject(error);
+      };
+      const onError = (error: Error) =>
+        fail(new RemotingConnectError(address, error.message, { cause: error }));
+      const timer = setTimeout(
+        () => fail(new RemotingConnectError(address, `timed out after ${this.settings.connectTimeoutMs} ms`)),
+        this.settings.connectTimeoutMs,
+      );
+      socket.once('error', onError);
+      socket.once('connect', () => {
+        if (this.closed) {
+          fail(new RemotingConnectError(address, 'client is closed'));
+          return;
+        }
+        clearTimeout(timer);
+        socket.off('error', onError);
+        this.connecting.delete(address);
+        resolve(this.adopt(address, socket));
+      });
+    });
+    this.connecting.set(address, attempt);
+    return attempt;
+  }
+
+  private adopt(address: string, socket: Socket): Connection {
+    const connection = new Connection(socket, {
+      settings: this.connectionSettings,
+      handler: this.dispatcher,
+      logger: this.logger,
+    });
+    this.connections.set(address, connection);
+    connection.once('close', (reason) => {
+      if (this.connections.get(address) === connection) this.connections.delete(address);
+      this.logger.debug('connection closed', { address, reason });
+    });
+    this.logger.debug('connected', { address, localAddress: connection.localAddress });
+    return connection;
+  }
+}

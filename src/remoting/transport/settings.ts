@@ -1,0 +1,127 @@
+/**
+ * Transport settings, one object per class, each with its upstream (4.9.8) default where upstream
+ * has one. Tests pass shortened values; every omitted field takes the default.
+ */
+import { ValidationError } from '../../common/errors.js';
+import { DEFAULT_MAX_FRAME_SIZE } from '../protocol/frame.js';
+
+/** What one Connection needs; the server and client derive it from their own settings. */
+export interface ConnectionSettings {
+  /** Largest frame accepted or sent, length prefix included (`com.rocketmq.remoting.frameMaxLength`). */
+  maxFrameSize: number;
+  /** Reading pauses while more than this many bytes wait to be written; Infinity never pauses. */
+  writeBufferHighWaterMark: number;
+  /** Reading resumes once the bytes waiting to be written fall to this. */
+  writeBufferLowWaterMark: number;
+  /** Close after this long with no reads or writes; 0 disables. */
+  channelMaxIdleTimeSeconds: number;
+  /** Requests this side may have waiting for a response on one connection. */
+  maxPendingRequests: number;
+  /** Timeout of an invoke that names none. */
+  defaultInvokeTimeoutMs: number;
+  /** Close the connection when an invoke times out (a silent peer is presumed dead). */
+  closeOnInvokeTimeout: boolean;
+}
+
+export interface RemotingServerSettings {
+  maxFrameSize: number;
+  /**
+   * Upstream leaves Netty's water marks at their defaults (64 KiB/32 KiB) and never stops reading;
+   * we pause reading a connection whose peer does not read its responses, with more room so that
+   * normal pull responses never trip it.
+   */
+  writeBufferHighWaterMark: number;
+  writeBufferLowWaterMark: number;
+  /** NettyServerConfig.serverChannelMaxIdleTimeSeconds. */
+  serverChannelMaxIdleTimeSeconds: number;
+  /** NettyServerConfig.serverSocketBacklog (`com.rocketmq.remoting.socket.backlog`). */
+  serverSocketBacklog: number;
+  /** Server-to-client requests waiting per connection. */
+  maxPendingRequests: number;
+  defaultInvokeTimeoutMs: number;
+}
+
+export interface RemotingClientSettings {
+  maxFrameSize: number;
+  /** NettyClientConfig.connectTimeoutMillis (`com.rocketmq.remoting.client.connect.timeout`). */
+  connectTimeoutMs: number;
+  /** `com.rocketmq.remoting.client.channel.maxIdleTimeSeconds`. */
+  clientChannelMaxIdleTimeSeconds: number;
+  /** `com.rocketmq.remoting.client.closeSocketIfTimeout`. */
+  clientCloseSocketIfTimeout: boolean;
+  /** NettyClientConfig.clientAsyncSemaphoreValue, applied per connection. */
+  maxPendingRequests: number;
+  defaultInvokeTimeoutMs: number;
+}
+
+export const DEFAULT_REMOTING_SERVER_SETTINGS: Readonly<RemotingServerSettings> = Object.freeze({
+  maxFrameSize: DEFAULT_MAX_FRAME_SIZE,
+  writeBufferHighWaterMark: 4 * 1024 * 1024,
+  writeBufferLowWaterMark: 2 * 1024 * 1024,
+  serverChannelMaxIdleTimeSeconds: 120,
+  serverSocketBacklog: 1024,
+  maxPendingRequests: 65535,
+  defaultInvokeTimeoutMs: 3000,
+});
+
+export const DEFAULT_REMOTING_CLIENT_SETTINGS: Readonly<RemotingClientSettings> = Object.freeze({
+  maxFrameSize: DEFAULT_MAX_FRAME_SIZE,
+  connectTimeoutMs: 3000,
+  clientChannelMaxIdleTimeSeconds: 120,
+  clientCloseSocketIfTimeout: true,
+  maxPendingRequests: 65535,
+  defaultInvokeTimeoutMs: 3000,
+});
+
+function checkNonNegative(owner: string, values: Record<string, number | boolean>): void {
+  for (const [name, value] of Object.entries(values)) {
+    if (typeof value === 'number' && (Number.isNaN(value) || value < 0)) {
+      throw new ValidationError(`${owner}.${name} must be a number >= 0, got ${value}`);
+    }
+  }
+}
+
+export function serverSettings(overrides: Partial<RemotingServerSettings> = {}): RemotingServerSettings {
+  const s = { ...DEFAULT_REMOTING_SERVER_SETTINGS, ...overrides };
+  checkNonNegative('RemotingServerSettings', { ...s });
+  if (s.writeBufferLowWaterMark > s.writeBufferHighWaterMark) {
+    throw new ValidationError(
+      'RemotingServerSettings.writeBufferLowWaterMark exceeds writeBufferHighWaterMark',
+    );
+  }
+  return s;
+}
+
+export function clientSettings(overrides: Partial<RemotingClientSettings> = {}): RemotingClientSettings {
+  const s = { ...DEFAULT_REMOTING_CLIENT_SETTINGS, ...overrides };
+  checkNonNegative('RemotingClientSettings', { ...s });
+  return s;
+}
+
+export function serverConnectionSettings(s: RemotingServerSettings): ConnectionSettings {
+  return {
+    maxFrameSize: s.maxFrameSize,
+    writeBufferHighWaterMark: s.writeBufferHighWaterMark,
+    writeBufferLowWaterMark: s.writeBufferLowWaterMark,
+    channelMaxIdleTimeSeconds: s.serverChannelMaxIdleTimeSeconds,
+    maxPendingRequests: s.maxPendingRequests,
+    defaultInvokeTimeoutMs: s.defaultInvokeTimeoutMs,
+    closeOnInvokeTimeout: false,
+  };
+}
+
+/**
+ * A client never stops reading: if both ends paused on a full write buffer, each would wait for the
+ * other to read and neither would. Its writes are bounded by maxPendingRequests instead.
+ */
+export function clientConnectionSettings(s: RemotingClientSettings): ConnectionSettings {
+  return {
+    maxFrameSize: s.maxFrameSize,
+    writeBufferHighWaterMark: Number.POSITIVE_INFINITY,
+    writeBufferLowWaterMark: 0,
+    channelMaxIdleTimeSeconds: s.clientChannelMaxIdleTimeSeconds,
+    maxPendingRequests: s.maxPendingRequests,
+    defaultInvokeTimeoutMs: s.defaultInvokeTimeoutMs,
+    closeOnInvokeTimeout: s.clientCloseSocketIfTimeout,
+  };
+}
