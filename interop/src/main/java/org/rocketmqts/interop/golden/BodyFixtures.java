@@ -1,0 +1,330 @@
+package org.rocketmqts.interop.golden;
+
+import com.alibaba.fastjson.serializer.SerializerFeature;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.rocketmq.broker.offset.ConsumerOffsetManager;
+import org.apache.rocketmq.common.DataVersion;
+import org.apache.rocketmq.common.TopicConfig;
+import org.apache.rocketmq.common.TopicFilterType;
+import org.apache.rocketmq.common.admin.ConsumeStats;
+import org.apache.rocketmq.common.admin.OffsetWrapper;
+import org.apache.rocketmq.common.admin.TopicOffset;
+import org.apache.rocketmq.common.admin.TopicStatsTable;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+import org.apache.rocketmq.common.filter.FilterAPI;
+import org.apache.rocketmq.common.message.MessageQueue;
+import org.apache.rocketmq.common.protocol.body.ClusterInfo;
+import org.apache.rocketmq.common.protocol.body.Connection;
+import org.apache.rocketmq.common.protocol.body.ConsumerConnection;
+import org.apache.rocketmq.common.protocol.body.ConsumerOffsetSerializeWrapper;
+import org.apache.rocketmq.common.protocol.body.GroupList;
+import org.apache.rocketmq.common.protocol.body.KVTable;
+import org.apache.rocketmq.common.protocol.body.LockBatchRequestBody;
+import org.apache.rocketmq.common.protocol.body.RegisterBrokerBody;
+import org.apache.rocketmq.common.protocol.body.TopicConfigSerializeWrapper;
+import org.apache.rocketmq.common.protocol.body.TopicList;
+import org.apache.rocketmq.common.protocol.heartbeat.ConsumeType;
+import org.apache.rocketmq.common.protocol.heartbeat.ConsumerData;
+import org.apache.rocketmq.common.protocol.heartbeat.HeartbeatData;
+import org.apache.rocketmq.common.protocol.heartbeat.MessageModel;
+import org.apache.rocketmq.common.protocol.heartbeat.ProducerData;
+import org.apache.rocketmq.common.protocol.heartbeat.SubscriptionData;
+import org.apache.rocketmq.common.protocol.route.BrokerData;
+import org.apache.rocketmq.common.protocol.route.QueueData;
+import org.apache.rocketmq.common.protocol.route.TopicRouteData;
+import org.apache.rocketmq.common.subscription.SubscriptionGroupConfig;
+import org.apache.rocketmq.remoting.protocol.LanguageCode;
+import org.apache.rocketmq.remoting.protocol.RemotingSerializable;
+import org.rocketmqts.interop.Hex;
+
+/**
+ * JSON bodies exactly as fastjson 1.2.69 writes them through the official beans: the default
+ * (bare non-String map keys) form, the standard form the 4.9.4+ name server uses for routes, and
+ * the pretty form of the broker's consumerOffset.json. Every set in these beans holds at most one
+ * element whose class lacks hashCode (Connection, ConsumerData, ProducerData), so the order is stable.
+ */
+final class BodyFixtures {
+    private final Out out;
+    private final List<Object> entries = new ArrayList<>();
+
+    BodyFixtures(Out out) {
+        this.out = out;
+    }
+
+    static SubscriptionData subscription(String topic, String expr) throws Exception {
+        SubscriptionData sd = FilterAPI.buildSubscriptionData(topic, expr);
+        sd.setSubVersion(1700000000000L);
+        return sd;
+    }
+
+    static HeartbeatData heartbeat() throws Exception {
+        HeartbeatData hb = new HeartbeatData();
+        hb.setClientID("127.0.0.1@4242#1234567890");
+        ConsumerData cd = new ConsumerData();
+        cd.setGroupName("cg-golden");
+        cd.setConsumeType(ConsumeType.CONSUME_PASSIVELY);
+        cd.setMessageModel(MessageModel.CLUSTERING);
+        cd.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_LAST_OFFSET);
+        cd.getSubscriptionDataSet().add(subscription("TopicTest", "TagA || TagB"));
+        cd.getSubscriptionDataSet().add(subscription("%RETRY%cg-golden", "*"));
+        cd.setUnitMode(false);
+        hb.getConsumerDataSet().add(cd);
+        ProducerData pd = new ProducerData();
+        pd.setGroupName("pg-golden");
+        hb.getProducerDataSet().add(pd);
+        return hb;
+    }
+
+    static MessageQueue mq(String topic, String broker, int q) {
+        return new MessageQueue(topic, broker, q);
+    }
+
+    static TopicRouteData route() {
+        TopicRouteData r = new TopicRouteData();
+        List<QueueData> qds = new ArrayList<>();
+        for (String b : new String[] {"broker-a", "broker-b"}) {
+            QueueData q = new QueueData();
+            q.setBrokerName(b);
+            q.setReadQueueNums(4);
+            q.setWriteQueueNums(4);
+            q.setPerm(6);
+            q.setTopicSysFlag(0);
+            qds.add(q);
+        }
+        r.setQueueDatas(qds);
+        List<BrokerData> bds = new ArrayList<>();
+        HashMap<Long, String> a = new HashMap<>();
+        a.put(0L, "127.0.0.1:10911");
+        a.put(1L, "127.0.0.2:10911");
+        bds.add(new BrokerData("DefaultCluster", "broker-a", a));
+        HashMap<Long, String> b = new HashMap<>();
+        b.put(0L, "127.0.0.3:10911");
+        b.put(1L, "127.0.0.4:10911");
+        bds.add(new BrokerData("DefaultCluster", "broker-b", b));
+        r.setBrokerDatas(bds);
+        r.setFilterServerTable(new HashMap<String, List<String>>());
+        r.setOrderTopicConf("broker-a:4;broker-b:4");
+        return r;
+    }
+
+    static TopicConfigSerializeWrapper topicConfigs() {
+        ConcurrentMap<String, TopicConfig> table = new ConcurrentHashMap<>();
+        TopicConfig t1 = new TopicConfig("TopicTest", 4, 4, 6);
+        TopicConfig t2 = new TopicConfig("TopicOrder", 8, 8, 6);
+        t2.setOrder(true);
+        t2.setTopicFilterType(TopicFilterType.MULTI_TAG);
+        t2.setTopicSysFlag(1);
+        table.put(t1.getTopicName(), t1);
+        table.put(t2.getTopicName(), t2);
+        TopicConfigSerializeWrapper w = new TopicConfigSerializeWrapper();
+        w.setTopicConfigTable(table);
+        DataVersion dv = new DataVersion();
+        dv.setTimestamp(1700000000789L);
+        dv.setCounter(new AtomicLong(7));
+        w.setDataVersion(dv);
+        return w;
+    }
+
+    List<Object> run() throws Exception {
+        TopicRouteData route = route();
+        add("topic-route.default", route.encode(), route,
+            "RemotingSerializable.encode (bare Long keys in brokerAddrs): the reply to requests with version < 401",
+            "2 QueueData (broker-a, broker-b: 4/4 queues, perm 6, topicSysFlag 0); 2 BrokerData in DefaultCluster "
+                + "with brokerAddrs {0: 127.0.0.x:10911 master, 1: slave}; empty filterServerTable; "
+                + "orderTopicConf broker-a:4;broker-b:4");
+        add("topic-route.standard", route.encode(SerializerFeature.BrowserCompatible, SerializerFeature.QuoteFieldNames,
+            SerializerFeature.SkipTransientField, SerializerFeature.MapSortField), route,
+            "encode(BrowserCompatible, QuoteFieldNames, SkipTransientField, MapSortField): what the 4.9.8 name "
+                + "server sends when request.version >= 401 or acceptStandardJsonOnly=true",
+            "same route as topic-route.default");
+
+        ClusterInfo ci = new ClusterInfo();
+        HashMap<String, BrokerData> bat = new HashMap<>();
+        for (BrokerData bd : route.getBrokerDatas()) {
+            bat.put(bd.getBrokerName(), bd);
+        }
+        ci.setBrokerAddrTable(bat);
+        HashMap<String, Set<String>> cat = new HashMap<>();
+        cat.put("DefaultCluster", new HashSet<>(Arrays.asList("broker-a", "broker-b")));
+        ci.setClusterAddrTable(cat);
+        add("cluster-info", ci.encode(), ci, "RemotingSerializable.encode (GET_BROKER_CLUSTER_INFO)",
+            "brokerAddrTable: the two BrokerData of the route; clusterAddrTable: DefaultCluster -> {broker-a, broker-b}");
+
+        TopicList tl = new TopicList();
+        tl.setTopicList(new HashSet<>(Arrays.asList("TopicTest", "TopicOrder", "%RETRY%cg-golden", "TBW102")));
+        add("topic-list", tl.encode(), tl, "RemotingSerializable.encode",
+            "topicList: TopicTest, TopicOrder, %RETRY%cg-golden, TBW102; brokerAddr null (left out)");
+        TopicList tl2 = new TopicList();
+        tl2.setTopicList(new HashSet<>(Arrays.asList("TopicTest")));
+        tl2.setBrokerAddr("127.0.0.1:10911");
+        add("topic-list.with-broker-addr", tl2.encode(), tl2, "RemotingSerializable.encode",
+            "topicList: TopicTest; brokerAddr 127.0.0.1:10911");
+
+        GroupList gl = new GroupList();
+        gl.setGroupList(new HashSet<>(Arrays.asList("cg-golden", "cg-other")));
+        add("group-list", gl.encode(), gl, "RemotingSerializable.encode", "groupList: cg-golden, cg-other");
+
+        KVTable kv = new KVTable();
+        HashMap<String, String> t = new HashMap<>();
+        t.put("broker-a", "4");
+        t.put("brokerVersionDesc", "V4_9_8");
+        t.put("note", "naïve \"quoted\" \\ 订单");
+        kv.setTable(t);
+        add("kv-table", kv.encode(), kv, "RemotingSerializable.encode",
+            "table: broker-a=4, brokerVersionDesc=V4_9_8, note=naïve \"quoted\" \\ 订单 (escapes and non-ASCII)");
+
+        ConsumeStats cs = new ConsumeStats();
+        for (int q = 0; q < 2; q++) {
+            OffsetWrapper ow = new OffsetWrapper();
+            ow.setBrokerOffset(120L + q);
+            ow.setConsumerOffset(118L + q);
+            ow.setLastTimestamp(1700000000000L + q);
+            cs.getOffsetTable().put(mq("TopicTest", "broker-a", q), ow);
+        }
+        cs.setConsumeTps(12.5d);
+        add("consume-stats", cs.encode(), cs,
+            "RemotingSerializable.encode: MessageQueue keys become bare JSON object keys",
+            "offsetTable: {TopicTest/broker-a/0: broker 120 consumer 118 last 1700000000000, "
+                + "TopicTest/broker-a/1: 121/119/1700000000001}; consumeTps 12.5");
+
+        TopicStatsTable ts = new TopicStatsTable();
+        HashMap<MessageQueue, TopicOffset> tot = new HashMap<>();
+        for (int q = 0; q < 2; q++) {
+            TopicOffset to = new TopicOffset();
+            to.setMinOffset(q);
+            to.setMaxOffset(1000L + q);
+            to.setLastUpdateTimestamp(1700000000000L + q);
+            tot.put(mq("TopicTest", "broker-a", q), to);
+        }
+        ts.setOffsetTable(tot);
+        add("topic-stats-table", ts.encode(), ts,
+            "RemotingSerializable.encode: MessageQueue keys become bare JSON object keys",
+            "offsetTable: {TopicTest/broker-a/0: min 0 max 1000, TopicTest/broker-a/1: min 1 max 1001}");
+
+        ConcurrentMap<String, ConcurrentMap<Integer, Long>> offsets = new ConcurrentHashMap<>();
+        ConcurrentMap<Integer, Long> g1 = new ConcurrentHashMap<>();
+        g1.put(0, 118L);
+        g1.put(1, 57L);
+        g1.put(3, 9007199254740993L);
+        offsets.put("TopicTest@cg-golden", g1);
+        ConcurrentMap<Integer, Long> g2 = new ConcurrentHashMap<>();
+        g2.put(0, 0L);
+        offsets.put("%RETRY%cg-golden@cg-golden", g2);
+        ConsumerOffsetSerializeWrapper cow = new ConsumerOffsetSerializeWrapper();
+        cow.setOffsetTable(offsets);
+        add("consumer-offset-wrapper", cow.encode(), cow,
+            "ConsumerOffsetSerializeWrapper RemotingSerializable.encode: Integer keys are bare numbers",
+            "offsetTable: TopicTest@cg-golden -> {0:118, 1:57, 3:9007199254740993}; %RETRY%cg-golden@cg-golden -> {0:0}");
+        ConsumerOffsetManager com = new ConsumerOffsetManager();
+        com.setOffsetTable(new ConcurrentHashMap<>(offsets));
+        add("consumerOffset.pretty", com.encode(true).getBytes(StandardCharsets.UTF_8), com,
+            "ConsumerOffsetManager.encode(true) = RemotingSerializable.toJson(this, true): the broker's "
+                + "config/consumerOffset.json (pretty, tab-indented)",
+            "same offsets as consumer-offset-wrapper");
+        add("consumerOffset.compact", com.encode().getBytes(StandardCharsets.UTF_8), com,
+            "ConsumerOffsetManager.encode() (compact)", "same offsets as consumer-offset-wrapper");
+
+        HeartbeatData hb = heartbeat();
+        add("heartbeat", hb.encode(), hb, "RemotingSerializable.encode (HEART_BEAT body)",
+            "clientID 127.0.0.1@4242#1234567890; one consumer cg-golden (CONSUME_PASSIVELY, CLUSTERING, "
+                + "CONSUME_FROM_LAST_OFFSET) subscribed to TopicTest 'TagA || TagB' and %RETRY%cg-golden '*', "
+                + "subVersion 1700000000000; one producer pg-golden");
+
+        LockBatchRequestBody lock = new LockBatchRequestBody();
+        lock.setConsumerGroup("cg-golden");
+        lock.setClientId("127.0.0.1@4242#1234567890");
+        lock.setMqSet(new HashSet<>(Arrays.asList(mq("TopicTest", "broker-a", 0), mq("TopicTest", "broker-a", 1))));
+        add("lock-batch-request", lock.encode(), lock, "RemotingSerializable.encode",
+            "consumerGroup cg-golden, clientId 127.0.0.1@4242#1234567890, mqSet TopicTest/broker-a/0 and /1");
+
+        TopicConfigSerializeWrapper tcw = topicConfigs();
+        add("topic-config-wrapper", tcw.encode(), tcw, "RemotingSerializable.encode",
+            "TopicTest 4/4 perm 6 SINGLE_TAG; TopicOrder 8/8 perm 6 MULTI_TAG order=true topicSysFlag 1; "
+                + "dataVersion counter 7 timestamp 1700000000789");
+
+        RegisterBrokerBody rbb = new RegisterBrokerBody();
+        rbb.setTopicConfigSerializeWrapper(tcw);
+        rbb.setFilterServerList(new ArrayList<>(Arrays.asList("127.0.0.1:30000")));
+        add("register-broker-body", rbb.encode(false), rbb,
+            "RegisterBrokerBody.encode(false): the default uncompressed REGISTER_BROKER body",
+            "topicConfigSerializeWrapper as topic-config-wrapper; filterServerList [127.0.0.1:30000]");
+        byte[] compressed = rbb.encode(true);
+        String cfile = out.write("bodies/register-broker-body.compressed.bin", compressed);
+        Map<String, Object> ce = new LinkedHashMap<>();
+        ce.put("name", "register-broker-body.compressed");
+        ce.put("file", cfile);
+        ce.put("javaClass", RegisterBrokerBody.class.getName());
+        ce.put("method", "RegisterBrokerBody.encode(true): zlib (BEST_COMPRESSION) of the binary layout; "
+            + "decode with RegisterBrokerBody.decode(bytes, true)");
+        ce.put("content", "same as register-broker-body");
+        RegisterBrokerBody back = RegisterBrokerBody.decode(compressed, true);
+        ce.put("decodedTopics", new ArrayList<>(new java.util.TreeSet<>(
+            back.getTopicConfigSerializeWrapper().getTopicConfigTable().keySet())));
+        ce.put("length", compressed.length);
+        entries.add(ce);
+
+        SubscriptionGroupConfig sgc = new SubscriptionGroupConfig();
+        sgc.setGroupName("cg-golden");
+        add("subscription-group-config.defaults", RemotingSerializable.encode(sgc), sgc,
+            "RemotingSerializable.encode(config) as MQClientAPIImpl.createSubscriptionGroup sends it", "groupName cg-golden, everything else at its default");
+        SubscriptionGroupConfig sgc2 = new SubscriptionGroupConfig();
+        sgc2.setGroupName("cg-custom");
+        sgc2.setConsumeBroadcastEnable(false);
+        sgc2.setRetryMaxTimes(3);
+        sgc2.setRetryQueueNums(2);
+        sgc2.setBrokerId(1);
+        sgc2.setWhichBrokerWhenConsumeSlowly(2);
+        sgc2.setNotifyConsumerIdsChangedEnable(false);
+        add("subscription-group-config.custom", RemotingSerializable.encode(sgc2), sgc2,
+            "RemotingSerializable.encode", "cg-custom: consumeBroadcastEnable false, retryMaxTimes 3, "
+                + "retryQueueNums 2, brokerId 1, whichBrokerWhenConsumeSlowly 2, notifyConsumerIdsChangedEnable false");
+
+        ConsumerConnection cc = new ConsumerConnection();
+        Connection c = new Connection();
+        c.setClientId("127.0.0.1@4242#1234567890");
+        c.setClientAddr("127.0.0.1:53211");
+        c.setLanguage(LanguageCode.JAVA);
+        c.setVersion(409);
+        cc.getConnectionSet().add(c);
+        cc.getSubscriptionTable().put("TopicTest", subscription("TopicTest", "TagA || TagB"));
+        cc.setConsumeType(ConsumeType.CONSUME_PASSIVELY);
+        cc.setMessageModel(MessageModel.CLUSTERING);
+        cc.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        add("consumer-connection", cc.encode(), cc, "RemotingSerializable.encode",
+            "one JAVA 409 connection 127.0.0.1:53211; subscriptionTable TopicTest 'TagA || TagB'; "
+                + "CONSUME_PASSIVELY, CLUSTERING, CONSUME_FROM_FIRST_OFFSET");
+        return entries;
+    }
+
+    private void add(String name, byte[] bytes, Object bean, String method, String content) throws Exception {
+        Class<?> cls = bean.getClass();
+        String file = out.write("bodies/" + name + ".json", bytes);
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("name", name);
+        e.put("file", file);
+        e.put("javaClass", cls.getName());
+        e.put("method", method);
+        e.put("content", content);
+        e.put("length", bytes.length);
+        e.put("sha256", sha256(bytes));
+        // fastjson must read these bytes (bare keys included) back into an equal bean.
+        Object back = RemotingSerializable.decode(bytes, cls);
+        e.put("reparsedEqualsBean", Arrays.equals(RemotingSerializable.encode(back), RemotingSerializable.encode(bean)));
+        entries.add(e);
+    }
+
+    static String sha256(byte[] bytes) throws Exception {
+        return Hex.of(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+    }
+}

@@ -1,0 +1,218 @@
+#!/usr/bin/env node
+// Builds interop/ (the Java helpers that drive the official Apache RocketMQ classes) and writes
+//   interop/target/classes         compiled helpers
+//   interop/target/classpath.txt   dependency jars, ':'-joined (start Java with -cp classes:<this>)
+//   interop/target/java-opts.txt   JVM flags the official 4.9.x servers need on this JDK, one per line
+//   interop/target/prepare-stamp.json  fingerprint used to skip the work when nothing changed
+// Maven runs in batch mode against a project-local repository (interop/.m2/repository, or
+// $RMQ_MAVEN_REPO), so nothing lands in ~/.m2. Every step has a deadline and a clear error.
+//
+// Environment: RMQ_MAVEN_REPO (local repository path), RMQ_VERSION (overrides the pom's
+// rocketmq.version, e.g. 5.3.1), RMQ_MAVEN_OFFLINE=1 (mvn -o), RMQ_PREPARE_TIMEOUT_MS (Maven
+// deadline, default 20 minutes: the first run downloads about 60 MB).
+
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const INTEROP_DIR = join(ROOT, 'interop');
+export const TARGET_DIR = join(INTEROP_DIR, 'target');
+export const CLASSES_DIR = join(TARGET_DIR, 'classes');
+const CLASSPATH_FILE = join(TARGET_DIR, 'classpath.txt');
+const JAVA_OPTS_FILE = join(TARGET_DIR, 'java-opts.txt');
+const STAMP_FILE = join(TARGET_DIR, 'prepare-stamp.json');
+
+// The 4.9.x store unmaps files through DirectByteBuffer.cleaner() / jdk.internal.ref.Cleaner.clean()
+// via reflection (store MappedFile.clean); on Java 9+ that needs these opens or it throws
+// InaccessibleObjectException when a mapped file is destroyed (topic deletion, file expiry).
+// sun.nio.ch lets Netty use its optimised selector instead of logging a reflective-access failure.
+const JAVA9_PLUS_OPTS = [
+  '--add-opens=java.base/java.nio=ALL-UNNAMED',
+  '--add-opens=java.base/jdk.internal.ref=ALL-UNNAMED',
+  '--add-opens=java.base/sun.nio.ch=ALL-UNNAMED',
+];
+
+class PrepareError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'PrepareError';
+  }
+}
+
+/** Runs a command with a deadline; kills its whole process group when the deadline passes. */
+export function run(cmd, args, { cwd = ROOT, timeoutMs, env = process.env, what = cmd } = {}) {
+  return new Promise((resolvePromise, reject) => {
+    let child;
+    try {
+      child = spawn(cmd, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (err) {
+      reject(new PrepareError(`${what}: cannot start ${cmd}: ${err.message}`));
+      return;
+    }
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d) => {
+      stderr += d;
+    });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }, timeoutMs);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(
+        new PrepareError(
+          `${what}: cannot run ${cmd} (${err.code ?? err.message}); is it installed and on PATH?`,
+        ),
+      );
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (timedOut) {
+        reject(new PrepareError(`${what}: timed out after ${timeoutMs} ms\n${tail(stdout + stderr)}`));
+      } else {
+        resolvePromise({ code, signal, stdout, stderr });
+      }
+    });
+  });
+}
+
+function tail(text, lines = 40) {
+  return text.split('\n').slice(-lines).join('\n');
+}
+
+function listFiles(dir) {
+  if (!existsSync(dir)) return [];
+  const out = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...listFiles(p));
+    else out.push(p);
+  }
+  return out.sort();
+}
+
+export function mavenRepo() {
+  return resolve(process.env.RMQ_MAVEN_REPO || join(INTEROP_DIR, '.m2', 'repository'));
+}
+
+function fingerprint(javaVersion) {
+  const h = createHash('sha256');
+  h.update(`java=${javaVersion}\nrepo=${mavenRepo()}\nversion=${process.env.RMQ_VERSION ?? ''}\n`);
+  for (const f of [join(INTEROP_DIR, 'pom.xml'), ...listFiles(join(INTEROP_DIR, 'src'))]) {
+    h.update(`${relative(INTEROP_DIR, f)}\n`);
+    h.update(readFileSync(f));
+  }
+  return h.digest('hex');
+}
+
+async function javaVersion() {
+  const r = await run('java', ['-version'], { timeoutMs: 30_000, what: 'java -version' });
+  const text = r.stderr + r.stdout;
+  const m = /version "([^"]+)"/.exec(text);
+  if (r.code !== 0 || !m) {
+    throw new PrepareError(`java -version failed (exit ${r.code}):\n${tail(text)}`);
+  }
+  const v = m[1];
+  const major = v.startsWith('1.') ? Number(v.split('.')[1]) : Number.parseInt(v, 10);
+  if (!(major >= 8)) throw new PrepareError(`unsupported Java version ${v}: need 8 or newer`);
+  return { version: v, major };
+}
+
+function upToDate(fp) {
+  if (!existsSync(STAMP_FILE) || !existsSync(CLASSPATH_FILE) || !existsSync(JAVA_OPTS_FILE)) return false;
+  try {
+    const stamp = JSON.parse(readFileSync(STAMP_FILE, 'utf8'));
+    if (stamp.fingerprint !== fp) return false;
+  } catch {
+    return false;
+  }
+  if (!existsSync(join(CLASSES_DIR, 'org', 'rocketmqts', 'interop'))) return false;
+  return readClasspath().every((jar) => existsSync(jar));
+}
+
+function readClasspath() {
+  return readFileSync(CLASSPATH_FILE, 'utf8')
+    .trim()
+    .split(':')
+    .filter((s) => s.length > 0);
+}
+
+/**
+ * Makes sure interop/ is built. Returns the pieces needed to start Java:
+ * { classpath: string (classes + jars), javaOpts: string[], skipped: boolean, ms: number }.
+ */
+export async function prepare({ log = (m) => process.stderr.write(`${m}\n`) } = {}) {
+  const started = Date.now();
+  const java = await javaVersion();
+  const fp = fingerprint(java.version);
+  if (!upToDate(fp)) {
+    const mvnCheck = await run('mvn', ['-v', '-B'], { timeoutMs: 60_000, what: 'mvn -v' });
+    if (mvnCheck.code !== 0) {
+      throw new PrepareError(
+        `mvn -v failed (exit ${mvnCheck.code}):\n${tail(mvnCheck.stdout + mvnCheck.stderr)}`,
+      );
+    }
+    const repo = mavenRepo();
+    mkdirSync(repo, { recursive: true });
+    const args = [
+      '-B',
+      '-q',
+      `-Dmaven.repo.local=${repo}`,
+      '-Dmdep.outputFile=target/classpath.txt',
+      '-Dmdep.includeScope=runtime',
+      'compile',
+      'dependency:build-classpath',
+    ];
+    if (process.env.RMQ_VERSION) args.unshift(`-Drocketmq.version=${process.env.RMQ_VERSION}`);
+    if (process.env.RMQ_MAVEN_OFFLINE === '1') args.unshift('-o');
+    const timeoutMs = Number(process.env.RMQ_PREPARE_TIMEOUT_MS ?? 20 * 60_000);
+    log(`interop-prepare: mvn ${args.join(' ')} (deadline ${Math.round(timeoutMs / 1000)} s)`);
+    const r = await run('mvn', args, { cwd: INTEROP_DIR, timeoutMs, what: 'mvn compile' });
+    if (r.code !== 0) {
+      throw new PrepareError(`mvn failed (exit ${r.code}):\n${tail(r.stdout + r.stderr)}`);
+    }
+    if (!existsSync(CLASSPATH_FILE)) throw new PrepareError(`mvn did not write ${CLASSPATH_FILE}`);
+    const missing = readClasspath().filter((jar) => !existsSync(jar));
+    if (missing.length > 0) throw new PrepareError(`classpath lists missing jars: ${missing.join(', ')}`);
+    const opts = java.major >= 9 ? JAVA9_PLUS_OPTS : [];
+    writeFileSync(JAVA_OPTS_FILE, opts.map((o) => `${o}\n`).join(''));
+    writeFileSync(
+      STAMP_FILE,
+      `${JSON.stringify({ fingerprint: fp, java: java.version, builtAt: new Date().toISOString() }, null, 2)}\n`,
+    );
+    log(`interop-prepare: built in ${Date.now() - started} ms`);
+  }
+  return {
+    classpath: [CLASSES_DIR, ...readClasspath()].join(':'),
+    javaOpts: readFileSync(JAVA_OPTS_FILE, 'utf8')
+      .split('\n')
+      .filter((s) => s.length > 0),
+    skipped: statSync(STAMP_FILE).mtimeMs < started,
+    ms: Date.now() - started,
+  };
+}
+
+const invokedDirectly =
+  process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (invokedDirectly) {
+  prepare()
+    .then((r) => {
+      process.stderr.write(`interop-prepare: ${r.skipped ? 'up to date' : 'ready'} (${r.ms} ms)\n`);
+    })
+    .catch((err) => {
+      process.stderr.write(`interop-prepare: ${err instanceof PrepareError ? err.message : err.stack}\n`);
+      process.exit(1);
+    });
+}
