@@ -96,7 +96,10 @@ describe('golden commands from the official RemotingCommand', () => {
           if (spec.value === null || wire === undefined) continue;
           assert.equal(reencoded[field], spec.value, `${g.headerClass}.${field}`);
         }
-        if (schema.fastOrder !== undefined) decoded.fastEncodedKeys = schema.fastOrder.map((f) => f.key);
+        // Netty's encoder writes FastCodesHeader fields first; the zero-copy pull path (encodeHeader) does not.
+        if (schema.fastOrder !== undefined && g.sameBytesAsNettyEncoder !== false) {
+          decoded.fastEncodedKeys = schema.fastOrder.map((f) => f.key);
+        }
       }
       assert.equal(encodeFrame(decoded).toString('hex'), bytes.toString('hex'), 're-encoded bytes differ');
     });

@@ -86,6 +86,18 @@ final class CommandFixtures {
         {"GetTopicStatsInfoRequestHeader", "GET_TOPIC_STATS_INFO"},
         {"GetConsumeStatsRequestHeader", "GET_CONSUME_STATS"},
         {"QueryTopicConsumeByWhoRequestHeader", "QUERY_TOPIC_CONSUME_BY_WHO"},
+        {"GetProducerConnectionListRequestHeader", "GET_PRODUCER_CONNECTION_LIST"},
+        {"GetBrokerConfigResponseHeader", "GET_BROKER_CONFIG"},
+        {"QueryConsumeTimeSpanRequestHeader", "QUERY_CONSUME_TIME_SPAN"},
+        {"QueryCorrectionOffsetHeader", "QUERY_CORRECTION_OFFSET"},
+        {"CloneGroupOffsetRequestHeader", "CLONE_GROUP_OFFSET"},
+        {"ViewBrokerStatsDataRequestHeader", "VIEW_BROKER_STATS_DATA"},
+        {"GetConsumeStatsInBrokerHeader", "GET_BROKER_CONSUME_STATS"},
+        {"QueryConsumeQueueRequestHeader", "QUERY_CONSUME_QUEUE"},
+        {"ResumeCheckHalfMessageRequestHeader", "RESUME_CHECK_HALF_MESSAGE"},
+        {"ReplyMessageRequestHeader", "PUSH_REPLY_MESSAGE_TO_CLIENT"},
+        {"namesrv.AddWritePermOfBrokerRequestHeader", "ADD_WRITE_PERM_OF_BROKER"},
+        {"namesrv.AddWritePermOfBrokerResponseHeader", "ADD_WRITE_PERM_OF_BROKER"},
     };
 
     private final Out out;

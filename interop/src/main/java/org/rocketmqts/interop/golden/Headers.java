@@ -119,6 +119,8 @@ final class Headers {
                     return 1700000000123L;
                 case "endTimestamp":
                     return 1700003600456L;
+                case "storeTimestamp":
+                    return 1700000000789L;
                 case "subVersion":
                     return 1700000000000L;
                 case "suspendTimeoutMillis":
@@ -199,6 +201,25 @@ final class Headers {
                 return "SINGLE_TAG";
             case "originTopic":
                 return "TopicOrigin";
+            case "srcGroup":
+                return "cg-source";
+            case "destGroup":
+                return "cg-dest";
+            case "compareGroup":
+                return "cg-compare";
+            case "filterGroups":
+                return "cg-filter-1,cg-filter-2";
+            case "statsName":
+                return "TOPIC_PUT_NUMS";
+            case "statsKey":
+                return "TopicTest";
+            case "bornHost":
+                return "127.0.0.1:53211";
+            case "storeHost":
+                return "127.0.0.1:10911";
+            case "version":
+                // GET_BROKER_CONFIG carries the configuration's DataVersion as JSON text
+                return "{\"counter\":7,\"timestamp\":1700000000123}";
             default:
                 return "v-" + headerName + "." + n;
         }
