@@ -1,0 +1,96 @@
+/**
+ * MessageStoreConfig: every size, interval and limit of the store, with upstream's names and defaults
+ * (apache/rocketmq store/.../config/MessageStoreConfig.java, 4.9.8). Tests shrink file sizes and
+ * intervals instead of waiting.
+ */
+
+export type FlushDiskType = 'ASYNC_FLUSH' | 'SYNC_FLUSH';
+
+export interface MessageStoreConfig {
+  /** Root of the store; commitlog/, consumequeue/, index/, config/, checkpoint, abort, lock live here. */
+  storePathRootDir: string;
+  /** Size of each commit-log file [1 GiB]. */
+  mappedFileSizeCommitLog: number;
+  /** Size of each consume-queue file [300,000 entries × 20 bytes]. */
+  mappedFileSizeConsumeQueue: number;
+  flushDiskType: FlushDiskType;
+  /** Async flush: fdatasync interval of the commit log [500 ms]. */
+  flushIntervalCommitLog: number;
+  /** Async flush: pages (4 KiB) that must be dirty before an interval flush runs [4]. */
+  flushCommitLogLeastPages: number;
+  /** Async flush: flush whatever is dirty at least this often [10 s]. */
+  flushCommitLogThoroughInterval: number;
+  /** Sync flush: how long an append waits for its fdatasync before FLUSH_DISK_TIMEOUT [5 s]. */
+  syncFlushTimeout: number;
+  /** Consume queues: flush interval [1000 ms]. */
+  flushIntervalConsumeQueue: number;
+  flushConsumeQueueLeastPages: number;
+  flushConsumeQueueThoroughInterval: number;
+  /** Largest message record accepted [4 MiB]. */
+  maxMessageSize: number;
+  /** Hours a commit-log file is kept after its last write [72]. */
+  fileReservedTime: number;
+  /** Hour(s) of day when expired files are deleted, `;`-separated ["04"]. */
+  deleteWhen: string;
+  /** Disk use (percent) above which files are deleted whatever their age [75]. */
+  diskMaxUsedSpaceRatio: number;
+  /** Index file: hash slots [5,000,000] and entries [20,000,000] per file. */
+  maxHashSlotNum: number;
+  maxIndexNum: number;
+  messageIndexEnable: boolean;
+  /** Pull limits when the data is (or is not) in memory. */
+  maxTransferCountOnMessageInMemory: number;
+  maxTransferBytesOnMessageInMemory: number;
+  maxTransferCountOnMessageInDisk: number;
+  maxTransferBytesOnMessageInDisk: number;
+  /** Percentage of RAM assumed to hold recent commit-log data [40]. */
+  accessMessageInMemoryMaxRatio: number;
+  /**
+   * Ours, stricter than upstream: a corrupt record followed by valid records (mid-log damage) stops
+   * start-up unless this allows truncating the log there [false].
+   */
+  allowMidLogTruncation: boolean;
+}
+
+export const DEFAULT_MESSAGE_STORE_CONFIG: Readonly<Omit<MessageStoreConfig, 'storePathRootDir'>> = {
+  mappedFileSizeCommitLog: 1024 * 1024 * 1024,
+  mappedFileSizeConsumeQueue: 300_000 * 20,
+  flushDiskType: 'ASYNC_FLUSH',
+  flushIntervalCommitLog: 500,
+  flushCommitLogLeastPages: 4,
+  flushCommitLogThoroughInterval: 10_000,
+  syncFlushTimeout: 5000,
+  flushIntervalConsumeQueue: 1000,
+  flushConsumeQueueLeastPages: 2,
+  flushConsumeQueueThoroughInterval: 60_000,
+  maxMessageSize: 4 * 1024 * 1024,
+  fileReservedTime: 72,
+  deleteWhen: '04',
+  diskMaxUsedSpaceRatio: 75,
+  maxHashSlotNum: 5_000_000,
+  maxIndexNum: 20_000_000,
+  messageIndexEnable: true,
+  maxTransferCountOnMessageInMemory: 32,
+  maxTransferBytesOnMessageInMemory: 256 * 1024,
+  maxTransferCountOnMessageInDisk: 8,
+  maxTransferBytesOnMessageInDisk: 64 * 1024,
+  accessMessageInMemoryMaxRatio: 40,
+  allowMidLogTruncation: false,
+};
+
+export function messageStoreConfig(
+  settings: Partial<MessageStoreConfig> & Pick<MessageStoreConfig, 'storePathRootDir'>,
+): MessageStoreConfig {
+  return { ...DEFAULT_MESSAGE_STORE_CONFIG, ...settings };
+}
+
+/** Paths of the store's parts, as upstream's StorePathConfigHelper names them. */
+export const StorePath = {
+  commitLog: (root: string): string => `${root}/commitlog`,
+  consumeQueue: (root: string): string => `${root}/consumequeue`,
+  index: (root: string): string => `${root}/index`,
+  checkpoint: (root: string): string => `${root}/checkpoint`,
+  abort: (root: string): string => `${root}/abort`,
+  lock: (root: string): string => `${root}/lock`,
+  config: (root: string): string => `${root}/config`,
+} as const;
