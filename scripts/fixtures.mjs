@@ -6,24 +6,14 @@
 // The generator runs with TZ=UTC, -Duser.timezone=UTC and -Drocketmq.remoting.version=409 and a
 // temp user.home, so its output is byte-for-byte reproducible and nothing lands in $HOME.
 
-import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { prepare, ROOT, run } from './interop-prepare.mjs';
+import { listFiles, prepare, ROOT, run } from './interop-prepare.mjs';
 
 const GOLDEN_DIR = join(ROOT, 'test', 'fixtures', 'golden');
 const GENERATOR = 'org.rocketmqts.interop.golden.GoldenFixtures';
 const TIMEOUT_MS = 120_000;
-
-function listFiles(dir) {
-  const out = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...listFiles(p));
-    else out.push(p);
-  }
-  return out.sort();
-}
 
 /** The manifest records the JDK build; a different patch release alone is not staleness. */
 function sameManifest(x, y) {

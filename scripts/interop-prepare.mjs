@@ -92,7 +92,7 @@ function tail(text, lines = 40) {
   return text.split('\n').slice(-lines).join('\n');
 }
 
-function listFiles(dir) {
+export function listFiles(dir) {
   if (!existsSync(dir)) return [];
   const out = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
