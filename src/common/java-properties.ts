@@ -1,47 +1,66 @@
 /**
- * Java `.properties` syntax (java.util.Properties.load), used by broker.conf and namesrv.conf:
- * `#`/`!` comments, `key=value`, `key:value` or `key value`, backslash line continuations, and the
- * escapes \t \n \r \f \\ \uXXXX. Later keys replace earlier ones, as in Java.
+ * java.util.Properties text, the body of UPDATE_NAMESRV_CONFIG / GET_NAMESRV_CONFIG (and of the broker's
+ * config requests and broker.conf). Upstream reads it with `MixAll.string2Properties` -> `Properties.load
+ * (InputStream)`, which decodes the bytes as ISO-8859-1, so callers holding a body pass
+ * `body.toString('latin1')`. It writes with `MixAll.properties2String`: `key=value\n` per entry, no
+ * escaping at all.
  */
-import { ValidationError } from './errors.js';
+import { RemotingCommandError } from './errors.js';
 
-function isWhitespace(c: string): boolean {
+const WHAT = 'properties';
+
+function isBlank(c: string | undefined): boolean {
   return c === ' ' || c === '\t' || c === '\f';
 }
 
-/** Joins continuation lines into logical lines, dropping comments and blank lines. */
-function logicalLines(text: string): Array<{ line: string; number: number }> {
-  const physical = text.split(/\r\n|\r|\n/);
-  const out: Array<{ line: string; number: number }> = [];
-  let current = '';
-  let start = 0;
-  let continuing = false;
-  for (let i = 0; i < physical.length; i++) {
-    let line = physical[i] as string;
-    let j = 0;
-    while (j < line.length && isWhitespace(line[j] as string)) j++;
-    line = line.slice(j);
-    if (!continuing) {
-      if (line.length === 0 || line[0] === '#' || line[0] === '!') continue;
-      start = i + 1;
-    }
-    // An odd number of trailing backslashes continues the line.
-    let backslashes = 0;
-    for (let k = line.length - 1; k >= 0 && line[k] === '\\'; k--) backslashes++;
-    if (backslashes % 2 === 1) {
-      current += line.slice(0, -1);
-      continuing = true;
+/**
+ * Properties.LineReader: logical lines with leading blanks removed, comment (`#`, `!`) and blank lines
+ * skipped, and a line ending in an odd number of backslashes joined with the next (whose leading
+ * blanks are dropped). Line ends are \n, \r and \r\n.
+ */
+function logicalLines(text: string): string[] {
+  const lines: string[] = [];
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    while (i < n && isBlank(text[i])) i++;
+    if (i >= n) break;
+    const first = text[i];
+    if (first === '\n' || first === '\r') {
+      i++;
       continue;
     }
-    out.push({ line: current + line, number: start });
-    current = '';
-    continuing = false;
+    if (first === '#' || first === '!') {
+      while (i < n && text[i] !== '\n' && text[i] !== '\r') i++;
+      continue;
+    }
+    let line = '';
+    for (;;) {
+      const start = i;
+      while (i < n && text[i] !== '\n' && text[i] !== '\r') i++;
+      const segment = text.slice(start, i);
+      let backslashes = 0;
+      for (let j = segment.length - 1; j >= 0 && segment[j] === '\\'; j--) backslashes++;
+      if (backslashes % 2 === 0) {
+        line += segment;
+        break;
+      }
+      line += segment.slice(0, -1);
+      if (i < n && text[i] === '\r') i++;
+      if (i < n && text[i] === '\n') i++;
+      if (i >= n) break;
+      while (i < n && isBlank(text[i])) i++;
+    }
+    if (i < n && text[i] === '\r') i++;
+    if (i < n && text[i] === '\n') i++;
+    lines.push(line);
   }
-  if (continuing) out.push({ line: current, number: start });
-  return out;
+  return lines;
 }
 
-function unescapeProperty(s: string, lineNumber: number): string {
+/** Properties.loadConvert: \uXXXX, \t \n \r \f, and any other escaped character as itself. */
+function loadConvert(s: string): string {
+  if (!s.includes('\\')) return s;
   let out = '';
   for (let i = 0; i < s.length; i++) {
     const c = s[i] as string;
@@ -49,46 +68,61 @@ function unescapeProperty(s: string, lineNumber: number): string {
       out += c;
       continue;
     }
-    const n = s[++i];
-    if (n === undefined) break;
-    if (n === 't') out += '\t';
-    else if (n === 'n') out += '\n';
-    else if (n === 'r') out += '\r';
-    else if (n === 'f') out += '\f';
-    else if (n === 'u') {
+    const next = s[++i];
+    if (next === undefined) break;
+    if (next === 'u') {
       const hex = s.slice(i + 1, i + 5);
-      if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
-        throw new ValidationError(`properties line ${lineNumber}: malformed \\uxxxx escape`);
-      }
+      if (!/^[0-9a-fA-F]{4}$/.test(hex)) throw new RemotingCommandError(WHAT, 'Malformed \\uxxxx encoding.');
       out += String.fromCharCode(Number.parseInt(hex, 16));
       i += 4;
-    } else out += n;
+    } else {
+      out += next === 't' ? '\t' : next === 'r' ? '\r' : next === 'n' ? '\n' : next === 'f' ? '\f' : next;
+    }
   }
   return out;
 }
 
-/** Parses properties text into an insertion-ordered map. Throws ValidationError on a bad \u escape. */
+/**
+ * Properties.load: each logical line is a key, then blanks and at most one `=` or `:` (with blanks
+ * around it), then the value. A later duplicate key replaces the earlier value. Throws
+ * RemotingCommandError where Java throws (a malformed \u escape).
+ */
 export function parseJavaProperties(text: string): Map<string, string> {
-  const result = new Map<string, string>();
-  for (const { line, number } of logicalLines(text)) {
-    let i = 0;
-    let key = '';
-    // The key ends at the first unescaped '=', ':' or whitespace.
-    while (i < line.length) {
-      const c = line[i] as string;
-      if (c === '\\') {
-        key += c + (line[i + 1] ?? '');
-        i += 2;
-        continue;
+  const out = new Map<string, string>();
+  for (const line of logicalLines(text)) {
+    let keyEnd = 0;
+    let valueStart = line.length;
+    let hasSeparator = false;
+    let escaped = false;
+    for (; keyEnd < line.length; keyEnd++) {
+      const c = line[keyEnd];
+      if (!escaped && (c === '=' || c === ':')) {
+        valueStart = keyEnd + 1;
+        hasSeparator = true;
+        break;
       }
-      if (c === '=' || c === ':' || isWhitespace(c)) break;
-      key += c;
-      i++;
+      if (!escaped && isBlank(c)) {
+        valueStart = keyEnd + 1;
+        break;
+      }
+      escaped = c === '\\' ? !escaped : false;
     }
-    while (i < line.length && isWhitespace(line[i] as string)) i++;
-    if (line[i] === '=' || line[i] === ':') i++;
-    while (i < line.length && isWhitespace(line[i] as string)) i++;
-    result.set(unescapeProperty(key, number), unescapeProperty(line.slice(i), number));
+    while (valueStart < line.length) {
+      const c = line[valueStart];
+      if (!isBlank(c)) {
+        if (hasSeparator || (c !== '=' && c !== ':')) break;
+        hasSeparator = true;
+      }
+      valueStart++;
+    }
+    out.set(loadConvert(line.slice(0, keyEnd)), loadConvert(line.slice(valueStart)));
   }
-  return result;
+  return out;
+}
+
+/** MixAll.properties2String: `key=value\n` per entry in the given order, nothing escaped. */
+export function formatJavaProperties(entries: Iterable<readonly [string, string]>): string {
+  let out = '';
+  for (const [k, v] of entries) out += `${k}=${v}\n`;
+  return out;
 }

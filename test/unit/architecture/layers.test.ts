@@ -3,12 +3,23 @@
  * the pure layers, or on an import cycle. Runs on the TypeScript sources, not the build output.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
+/** The repository root: the nearest directory above this (compiled) file that holds package.json. */
+function findRepoRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) || !existsSync(join(dir, 'src'))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('repository root not found');
+    dir = parent;
+  }
+  return dir;
+}
+
+const repoRoot = findRepoRoot();
 const srcRoot = join(repoRoot, 'src');
 
 /** Which layers each layer may import. A layer is the first path segment under src/ (two for remoting). */

@@ -1,0 +1,66 @@
+/**
+ * Time as a dependency: components with intervals (store flush and retention, name server liveness,
+ * client timers) take a Clock so tests drive time instead of sleeping.
+ */
+export interface TimerHandle {
+  cancel(): void;
+}
+
+export interface Clock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): TimerHandle;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout(fn, ms) {
+    const t = setTimeout(fn, ms);
+    t.unref?.();
+    return { cancel: () => clearTimeout(t) };
+  },
+};
+
+/** A clock tests advance by hand; timers fire in due order during `advance`. */
+export class ManualClock implements Clock {
+  private current: number;
+  private timers: Array<{ at: number; seq: number; fn: () => void; cancelled: boolean }> = [];
+  private seq = 0;
+
+  constructor(start = 1_700_000_000_000) {
+    this.current = start;
+  }
+
+  now(): number {
+    return this.current;
+  }
+
+  setTimeout(fn: () => void, ms: number): TimerHandle {
+    const timer = { at: this.current + Math.max(0, ms), seq: this.seq++, fn, cancelled: false };
+    this.timers.push(timer);
+    return {
+      cancel: () => {
+        timer.cancelled = true;
+      },
+    };
+  }
+
+  /** Timers still waiting to run. */
+  get pending(): number {
+    return this.timers.filter((t) => !t.cancelled).length;
+  }
+
+  /** Moves time forward by `ms`, running every timer that falls due, in order. */
+  advance(ms: number): void {
+    const target = this.current + ms;
+    for (;;) {
+      const due = this.timers
+        .filter((t) => !t.cancelled && t.at <= target)
+        .sort((a, b) => a.at - b.at || a.seq - b.seq)[0];
+      if (due === undefined) break;
+      this.timers = this.timers.filter((t) => t !== due);
+      this.current = due.at;
+      due.fn();
+    }
+    this.current = target;
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * Name server settings: upstream's NamesrvConfig keys with their 4.9.8 defaults, plus the intervals
+ * upstream hard-codes (NamesrvController, RouteInfoManager), named here so tests can shorten them.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { ValidationError } from '../common/errors.js';
+import { DEFAULT_MAX_INFLATED_REGISTER_BODY } from '../common/protocol/register-broker-body.js';
+
+export interface NamesrvSettings {
+  /** NettyServerConfig.listenPort; 0 picks a free port. */
+  listenPort: number;
+  /** Interface to listen on; undefined means every interface (as upstream). */
+  listenHost: string | undefined;
+  /** NamesrvConfig.kvConfigPath: `~/namesrv/kvConfig.json`. */
+  kvConfigPath: string;
+  /** NamesrvConfig.orderMessageEnable: routes carry orderTopicConf from the KV table. */
+  orderMessageEnable: boolean;
+  /** NamesrvConfig.productEnvName (informational). */
+  productEnvName: string;
+  /** ms between two scans for expired brokers (NamesrvController: every 10 s). */
+  scanNotActiveBrokerInterval: number;
+  /** ms before the first scan (NamesrvController: 5 s). */
+  scanNotActiveBrokerDelay: number;
+  /** ms without a registration after which a broker is dropped (RouteInfoManager: 2 min). */
+  brokerChannelExpiredTime: number;
+  /** Largest inflated size of a compressed REGISTER_BROKER body, bytes (no upstream limit). */
+  maxRegisterBodyInflatedSize: number;
+}
+
+export function defaultKvConfigPath(): string {
+  return join(homedir(), 'namesrv', 'kvConfig.json');
+}
+
+export const DEFAULT_NAMESRV_SETTINGS: Readonly<Omit<NamesrvSettings, 'kvConfigPath'>> = Object.freeze({
+  listenPort: 9876,
+  listenHost: undefined,
+  orderMessageEnable: false,
+  productEnvName: 'center',
+  scanNotActiveBrokerInterval: 10_000,
+  scanNotActiveBrokerDelay: 5_000,
+  brokerChannelExpiredTime: 120_000,
+  maxRegisterBodyInflatedSize: DEFAULT_MAX_INFLATED_REGISTER_BODY,
+});
+
+/** Every omitted field takes its default; a bad value throws a ValidationError naming it. */
+export function namesrvSettings(overrides: Partial<NamesrvSettings> = {}): NamesrvSettings {
+  const s: NamesrvSettings = {
+    ...DEFAULT_NAMESRV_SETTINGS,
+    kvConfigPath: overrides.kvConfigPath ?? defaultKvConfigPath(),
+    ...overrides,
+  };
+  if (!Number.isInteger(s.listenPort) || s.listenPort < 0 || s.listenPort > 65535) {
+    throw new ValidationError(`NamesrvSettings.listenPort must be 0..65535, got ${s.listenPort}`);
+  }
+  const positive = {
+    scanNotActiveBrokerInterval: s.scanNotActiveBrokerInterval,
+    brokerChannelExpiredTime: s.brokerChannelExpiredTime,
+    maxRegisterBodyInflatedSize: s.maxRegisterBodyInflatedSize,
+  };
+  for (const [name, value] of Object.entries(positive)) {
+    if (!Number.isFinite(value) || value <= 0) {
+      throw new ValidationError(`NamesrvSettings.${name} must be a number > 0, got ${value}`);
+    }
+  }
+  if (!Number.isFinite(s.scanNotActiveBrokerDelay) || s.scanNotActiveBrokerDelay < 0) {
+    throw new ValidationError(
+      `NamesrvSettings.scanNotActiveBrokerDelay must be a number >= 0, got ${s.scanNotActiveBrokerDelay}`,
+    );
+  }
+  if (s.kvConfigPath === '') throw new ValidationError('NamesrvSettings.kvConfigPath must not be empty');
+  return s;
+}
