@@ -3,12 +3,14 @@
  * unknown commands fail with a usage message rather than silently doing nothing.
  */
 import { readFileSync } from 'node:fs';
+import type { CliIO } from './io.js';
+import { NAMESRV_USAGE, startNamesrvFromArgs } from './namesrv-command.js';
 
 const USAGE = `Usage: rmq <command> [options]
 
 Commands:
   start        name server and broker in one process (not yet available)
-  namesrv      name server alone (not yet available)
+  namesrv      name server alone (rmq namesrv --help)
   broker       broker alone (not yet available)
 
 Options:
@@ -16,10 +18,7 @@ Options:
   -v, --version    print the version
 `;
 
-export interface CliIO {
-  out: (text: string) => void;
-  err: (text: string) => void;
-}
+export type { CliIO } from './io.js';
 
 const defaultIO: CliIO = {
   out: (text) => process.stdout.write(text),
@@ -34,6 +33,19 @@ export function packageVersion(): string {
   throw new Error('package.json has no version');
 }
 
+/** Resolves on the first SIGINT or SIGTERM, for a graceful shutdown. */
+function waitForSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      resolve();
+    };
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+  });
+}
+
 /** Runs the CLI and returns the process exit code. */
 export async function main(argv: readonly string[], io: CliIO = defaultIO): Promise<number> {
   const [command] = argv;
@@ -45,7 +57,18 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO): Prom
     io.out(`rmq ${packageVersion()}\n`);
     return 0;
   }
-  if (command === 'start' || command === 'namesrv' || command === 'broker') {
+  if (command === 'namesrv') {
+    const rest = argv.slice(1);
+    if (rest.includes('-h') || rest.includes('--help')) {
+      io.out(NAMESRV_USAGE);
+      return 0;
+    }
+    const namesrv = await startNamesrvFromArgs(rest, io);
+    await waitForSignal();
+    await namesrv.shutdown();
+    return 0;
+  }
+  if (command === 'start' || command === 'broker') {
     io.err(`rmq ${command}: not yet — the name server and broker land with the broker issue\n`);
     return 1;
   }
