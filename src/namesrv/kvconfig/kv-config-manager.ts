@@ -12,7 +12,7 @@ import { RocketMQError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger.js';
 import { encodeKVTable } from '../../common/protocol/kv-table.js';
 import { javaOrderedEntries } from '../routeinfo/java-order.js';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFileAtomic } from '../../store/atomic-file.js';
 import { decodeKVConfig, encodeKVConfig, type KVConfigTable } from './kv-config-serialize-wrapper.js';
 
 /** NamesrvUtil.NAMESPACE_ORDER_TOPIC_CONFIG. */

@@ -29,7 +29,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   'remoting/transport': ['remoting/transport', 'remoting/protocol', 'common'],
   filter: ['filter', 'common'],
   store: ['store', 'common'],
-  namesrv: ['namesrv', 'remoting/transport', 'remoting/protocol', 'common'],
+  namesrv: ['namesrv', 'store', 'remoting/transport', 'remoting/protocol', 'common'],
   broker: ['broker', 'store', 'filter', 'remoting/transport', 'remoting/protocol', 'common'],
   client: ['client', 'filter', 'remoting/transport', 'remoting/protocol', 'common'],
   admin: ['admin', 'client', 'filter', 'remoting/transport', 'remoting/protocol', 'common'],

@@ -2,7 +2,8 @@
  * Writes a config file the way upstream's MixAll.string2File does, made crash-safe: the new content goes
  * to `<file>.tmp` and is flushed to disk, the previous content is kept as `<file>.bak`, and the temp file
  * is renamed over the original (atomic on POSIX), so a reader sees the old file or the new one, never
- * a partial one.
+ * a partial one. The directory is synced after the rename so the new name survives a power loss.
+ * Shared by every component that keeps a config file (name server KV table, broker metadata).
  */
 import { copyFile, mkdir, open, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -27,4 +28,10 @@ export async function writeFileAtomic(file: string, content: string): Promise<vo
     if (!isMissing(error)) throw error;
   }
   await rename(tmp, file);
+  const dir = await open(dirname(file), 'r');
+  try {
+    await dir.sync();
+  } finally {
+    await dir.close();
+  }
 }
