@@ -1,0 +1,796 @@
+/**
+ * Broker settings: the keys of upstream's BrokerConfig, NettyServerConfig, NettyClientConfig and
+ * MessageStoreConfig that rocketmq-ts models, with their 4.9.8 defaults, in one flat object (a
+ * broker.conf is one flat namespace too: BrokerStartup hands the same Properties to all four
+ * objects). Plus the intervals upstream hard-codes, named so tests can shorten them; those are not
+ * read from files.
+ *
+ * `loadBrokerConfig` reads broker.conf text the way BrokerStartup does (MixAll.properties2Object
+ * keyed by setter names) with two differences: a value that does not parse is an error naming the
+ * key (Java swallows the exception and keeps the default), and a boolean must be `true` or `false`
+ * (Java reads anything else as false). Keys the four upstream classes accept but rocketmq-ts does not
+ * use are reported as ignored; any other key is unknown and logged as a warning naming it.
+ */
+import { homedir, hostname, networkInterfaces } from 'node:os';
+import { join } from 'node:path';
+import { ValidationError } from '../common/errors.js';
+import { parseJavaProperties } from '../common/java-properties.js';
+import type { Logger } from '../common/logger.js';
+import { parseJavaBoolean, parseJavaInt, parseJavaLong } from '../remoting/protocol/header-schema.js';
+import {
+  DEFAULT_MESSAGE_STORE_CONFIG,
+  type FlushDiskType,
+  type MessageStoreConfig,
+} from '../store/config.js';
+
+export type BrokerRole = 'ASYNC_MASTER' | 'SYNC_MASTER' | 'SLAVE';
+
+export interface BrokerConfig {
+  // ---- BrokerConfig ----
+  /** `;`-separated name server addresses; env NAMESRV_ADDR by default. */
+  namesrvAddr: string | undefined;
+  /** Address advertised to clients and name servers (`brokerIP1:listenPort`). */
+  brokerIP1: string;
+  /** Address of the HA service (`brokerIP2:haListenPort`). */
+  brokerIP2: string;
+  /** Defaults to the host name. */
+  brokerName: string;
+  brokerClusterName: string;
+  /** 0 = master. */
+  brokerId: number;
+  /** Permission applied to every topic in registrations when it lacks read or write [RW]. */
+  brokerPermission: number;
+  /** Queues of TBW102, the auto-create template [8]. */
+  defaultTopicQueueNums: number;
+  autoCreateTopicEnable: boolean;
+  /** The cluster-name topic is readable and writable. */
+  clusterTopicEnable: boolean;
+  /** The broker-name topic is readable and writable. */
+  brokerTopicEnable: boolean;
+  autoCreateSubscriptionGroup: boolean;
+  msgTraceTopicName: string;
+  traceTopicEnable: boolean;
+  /** ms between two persists of consumerOffset.json [5 s]. */
+  flushConsumerOffsetInterval: number;
+  flushConsumerOffsetHistoryInterval: number;
+  rejectTransactionMessage: boolean;
+  longPollingEnable: boolean;
+  /** Hold time of a pull when long polling is off [1 s]. */
+  shortPollingTimeMills: number;
+  notifyConsumerIdsChangedEnable: boolean;
+  /** MSG_REGION of send responses. */
+  regionId: string;
+  registerBrokerTimeoutMills: number;
+  slaveReadEnable: boolean;
+  traceOn: boolean;
+  enablePropertyFilter: boolean;
+  filterSupportRetry: boolean;
+  compressedRegister: boolean;
+  /** Register every period even when the name server has our DataVersion. */
+  forceRegister: boolean;
+  /** ms between registrations, clamped to [10 s, 60 s] [30 s]. */
+  registerNameServerPeriod: number;
+  transactionTimeOut: number;
+  transactionCheckMax: number;
+  transactionCheckInterval: number;
+  aclEnable: boolean;
+  storeReplyMessageEnable: boolean;
+  autoDeleteUnusedStats: boolean;
+  // ---- NettyServerConfig ----
+  /** The broker port [10911]; the VIP channel listens on listenPort - 2. 0 picks free ports (tests). */
+  listenPort: number;
+  serverChannelMaxIdleTimeSeconds: number;
+  serverSocketBacklog: number;
+  // ---- NettyClientConfig (the broker's connections to name servers) ----
+  connectTimeoutMillis: number;
+  clientChannelMaxIdleTimeSeconds: number;
+  clientCloseSocketIfTimeout: boolean;
+  // ---- MessageStoreConfig ----
+  /** Root of the store and of config/ [~/store]. */
+  storePathRootDir: string;
+  storePathCommitLog: string | undefined;
+  /** Commit-log file size [1 GiB] (upstream key; `mapedFileSizeCommitLog` was its name before 4.5). */
+  mappedFileSizeCommitLog: number;
+  mappedFileSizeConsumeQueue: number;
+  flushDiskType: FlushDiskType;
+  brokerRole: BrokerRole;
+  flushIntervalCommitLog: number;
+  flushCommitLogLeastPages: number;
+  flushCommitLogThoroughInterval: number;
+  syncFlushTimeout: number;
+  flushIntervalConsumeQueue: number;
+  flushConsumeQueueLeastPages: number;
+  flushConsumeQueueThoroughInterval: number;
+  /** Largest message accepted [4 MiB]. */
+  maxMessageSize: number;
+  /** Hours a commit-log file is kept [72]. */
+  fileReservedTime: number;
+  /** Hour(s) of day expired files are deleted ["04"]. */
+  deleteWhen: string;
+  diskMaxUsedSpaceRatio: number;
+  maxHashSlotNum: number;
+  maxIndexNum: number;
+  messageIndexEnable: boolean;
+  maxTransferCountOnMessageInMemory: number;
+  maxTransferBytesOnMessageInMemory: number;
+  maxTransferCountOnMessageInDisk: number;
+  maxTransferBytesOnMessageInDisk: number;
+  accessMessageInMemoryMaxRatio: number;
+  /** Delay levels 1..n of scheduled messages. */
+  messageDelayLevel: string;
+  flushDelayOffsetInterval: number;
+  /** HA port; BrokerStartup forces it to listenPort + 1. */
+  haListenPort: number;
+  haMasterAddress: string | undefined;
+  defaultQueryMaxNum: number;
+  checkCRCOnRecover: boolean;
+  cleanResourceInterval: number;
+  // ---- rocketmq-ts only ----
+  /** The store's own rule (see store/config.ts); accepted in broker.conf. */
+  allowMidLogTruncation: boolean;
+  /** Interface to listen on; undefined = every interface, as upstream. Not read from files. */
+  listenHost: string | undefined;
+  /** ms between scans for clients without heartbeat (ClientHousekeepingService: 10 s). */
+  clientHousekeepingInterval: number;
+  /** ms without heartbeat after which a client channel is dropped (Producer/ConsumerManager: 120 s). */
+  channelExpiredTimeout: number;
+  /** ms before the first periodic registration (BrokerController.start: 10 s). */
+  registerNameServerDelay: number;
+  /** ms before the first periodic persist of consumer offsets (BrokerController.initialize: 10 s). */
+  flushConsumerOffsetDelay: number;
+  /** ms an unregistration waits for each name server (BrokerOuterAPI.unregisterBroker: 3 s). */
+  unregisterBrokerTimeoutMills: number;
+}
+
+type Owner =
+  | 'BrokerConfig'
+  | 'NettyServerConfig'
+  | 'NettyClientConfig'
+  | 'MessageStoreConfig'
+  | 'rocketmq-ts';
+
+/** How a value's text parses (Java's properties2Object by setter parameter type). */
+export type ConfigKind =
+  | { readonly type: 'int' }
+  | { readonly type: 'long' }
+  | { readonly type: 'boolean' }
+  | { readonly type: 'string'; readonly optional?: boolean }
+  | { readonly type: 'enum'; readonly values: readonly string[] };
+
+export interface ConfigKeySpec {
+  readonly kind: ConfigKind;
+  readonly owner: Owner;
+}
+
+/** Settings set in code only. */
+type CodeOnlyKey =
+  | 'listenHost'
+  | 'clientHousekeepingInterval'
+  | 'channelExpiredTimeout'
+  | 'registerNameServerDelay'
+  | 'flushConsumerOffsetDelay'
+  | 'unregisterBrokerTimeoutMills';
+
+export type BrokerConfigFileKey = Exclude<keyof BrokerConfig, CodeOnlyKey>;
+
+const INT = { type: 'int' } as const;
+const LONG = { type: 'long' } as const;
+const BOOL = { type: 'boolean' } as const;
+const STR = { type: 'string' } as const;
+const OPT_STR = { type: 'string', optional: true } as const;
+
+const b = (kind: ConfigKind): ConfigKeySpec => ({ kind, owner: 'BrokerConfig' });
+const ns = (kind: ConfigKind): ConfigKeySpec => ({ kind, owner: 'NettyServerConfig' });
+const nc = (kind: ConfigKind): ConfigKeySpec => ({ kind, owner: 'NettyClientConfig' });
+const ms = (kind: ConfigKind): ConfigKeySpec => ({ kind, owner: 'MessageStoreConfig' });
+
+/** Every key broker.conf may set that rocketmq-ts reads, with how it parses. */
+export const BROKER_CONFIG_KEYS: { readonly [K in BrokerConfigFileKey]: ConfigKeySpec } = {
+  namesrvAddr: b(OPT_STR),
+  brokerIP1: b(STR),
+  brokerIP2: b(STR),
+  brokerName: b(STR),
+  brokerClusterName: b(STR),
+  brokerId: b(LONG),
+  brokerPermission: b(INT),
+  defaultTopicQueueNums: b(INT),
+  autoCreateTopicEnable: b(BOOL),
+  clusterTopicEnable: b(BOOL),
+  brokerTopicEnable: b(BOOL),
+  autoCreateSubscriptionGroup: b(BOOL),
+  msgTraceTopicName: b(STR),
+  traceTopicEnable: b(BOOL),
+  flushConsumerOffsetInterval: b(INT),
+  flushConsumerOffsetHistoryInterval: b(INT),
+  rejectTransactionMessage: b(BOOL),
+  longPollingEnable: b(BOOL),
+  shortPollingTimeMills: b(LONG),
+  notifyConsumerIdsChangedEnable: b(BOOL),
+  regionId: b(STR),
+  registerBrokerTimeoutMills: b(INT),
+  slaveReadEnable: b(BOOL),
+  traceOn: b(BOOL),
+  enablePropertyFilter: b(BOOL),
+  filterSupportRetry: b(BOOL),
+  compressedRegister: b(BOOL),
+  forceRegister: b(BOOL),
+  registerNameServerPeriod: b(INT),
+  transactionTimeOut: b(LONG),
+  transactionCheckMax: b(INT),
+  transactionCheckInterval: b(LONG),
+  aclEnable: b(BOOL),
+  storeReplyMessageEnable: b(BOOL),
+  autoDeleteUnusedStats: b(BOOL),
+  listenPort: ns(INT),
+  serverChannelMaxIdleTimeSeconds: ns(INT),
+  serverSocketBacklog: ns(INT),
+  connectTimeoutMillis: nc(INT),
+  clientChannelMaxIdleTimeSeconds: nc(INT),
+  clientCloseSocketIfTimeout: nc(BOOL),
+  storePathRootDir: ms(STR),
+  storePathCommitLog: ms(OPT_STR),
+  mappedFileSizeCommitLog: ms(INT),
+  mappedFileSizeConsumeQueue: ms(INT),
+  flushDiskType: ms({ type: 'enum', values: ['ASYNC_FLUSH', 'SYNC_FLUSH'] }),
+  brokerRole: ms({ type: 'enum', values: ['ASYNC_MASTER', 'SYNC_MASTER', 'SLAVE'] }),
+  flushIntervalCommitLog: ms(INT),
+  flushCommitLogLeastPages: ms(INT),
+  flushCommitLogThoroughInterval: ms(INT),
+  syncFlushTimeout: ms(INT),
+  flushIntervalConsumeQueue: ms(INT),
+  flushConsumeQueueLeastPages: ms(INT),
+  flushConsumeQueueThoroughInterval: ms(INT),
+  maxMessageSize: ms(INT),
+  fileReservedTime: ms(INT),
+  deleteWhen: ms(STR),
+  diskMaxUsedSpaceRatio: ms(INT),
+  maxHashSlotNum: ms(INT),
+  maxIndexNum: ms(INT),
+  messageIndexEnable: ms(BOOL),
+  maxTransferCountOnMessageInMemory: ms(INT),
+  maxTransferBytesOnMessageInMemory: ms(INT),
+  maxTransferCountOnMessageInDisk: ms(INT),
+  maxTransferBytesOnMessageInDisk: ms(INT),
+  accessMessageInMemoryMaxRatio: ms(INT),
+  messageDelayLevel: ms(STR),
+  flushDelayOffsetInterval: ms(LONG),
+  haListenPort: ms(INT),
+  haMasterAddress: ms(OPT_STR),
+  defaultQueryMaxNum: ms(INT),
+  checkCRCOnRecover: ms(BOOL),
+  cleanResourceInterval: ms(INT),
+  allowMidLogTruncation: { kind: BOOL, owner: 'rocketmq-ts' },
+};
+
+/**
+ * Keys the four upstream classes (4.9.8 setters) or BrokerStartup accept that rocketmq-ts has no use
+ * for (thread pools, Netty tuning, DLedger, commercial stats...). A file may carry them; they are
+ * reported as ignored, not as unknown.
+ */
+export const UPSTREAM_IGNORED_KEYS: ReadonlySet<string> = new Set([
+  // BrokerConfig
+  'rocketmqHome',
+  'messageStorePlugIn',
+  'sendMessageThreadPoolNums',
+  'putMessageFutureThreadPoolNums',
+  'pullMessageThreadPoolNums',
+  'processReplyMessageThreadPoolNums',
+  'queryMessageThreadPoolNums',
+  'adminBrokerThreadPoolNums',
+  'clientManageThreadPoolNums',
+  'consumerManageThreadPoolNums',
+  'heartbeatThreadPoolNums',
+  'endTransactionThreadPoolNums',
+  'fetchNamesrvAddrByAddressServer',
+  'sendThreadPoolQueueCapacity',
+  'putThreadPoolQueueCapacity',
+  'pullThreadPoolQueueCapacity',
+  'replyThreadPoolQueueCapacity',
+  'queryThreadPoolQueueCapacity',
+  'clientManagerThreadPoolQueueCapacity',
+  'consumerManagerThreadPoolQueueCapacity',
+  'heartbeatThreadPoolQueueCapacity',
+  'endTransactionPoolQueueCapacity',
+  'filterServerNums',
+  'highSpeedMode',
+  'commercialEnable',
+  'commercialTimerCount',
+  'commercialTransCount',
+  'commercialBigCount',
+  'commercialBaseCount',
+  'transferMsgByHeap',
+  'maxDelayTime',
+  'disableConsumeIfConsumerReadSlowly',
+  'consumerFallbehindThreshold',
+  'brokerFastFailureEnable',
+  'waitTimeMillsInSendQueue',
+  'waitTimeMillsInPullQueue',
+  'waitTimeMillsInHeartbeatQueue',
+  'waitTimeMillsInTransactionQueue',
+  'startAcceptSendRequestTimeStamp',
+  'enableCalcFilterBitMap',
+  'expectConsumerNumUseFilter',
+  'maxErrorRateOfBloomFilter',
+  'filterDataCleanTimeSpan',
+  'enableDetailStat',
+  'isolateLogEnable',
+  'configBlackList',
+  // NettyServerConfig / NettyClientConfig
+  'serverWorkerThreads',
+  'serverCallbackExecutorThreads',
+  'serverSelectorThreads',
+  'serverOnewaySemaphoreValue',
+  'serverAsyncSemaphoreValue',
+  'serverSocketSndBufSize',
+  'serverSocketRcvBufSize',
+  'serverPooledByteBufAllocatorEnable',
+  'useEpollNativeSelector',
+  // Netty's water marks (0 = Netty's defaults); the transport has its own back-pressure settings.
+  'writeBufferHighWaterMark',
+  'writeBufferLowWaterMark',
+  'clientWorkerThreads',
+  'clientCallbackExecutorThreads',
+  'clientOnewaySemaphoreValue',
+  'clientAsyncSemaphoreValue',
+  'channelNotActiveInterval',
+  'clientSocketSndBufSize',
+  'clientSocketRcvBufSize',
+  'clientPooledByteBufAllocatorEnable',
+  'useTLS',
+  // MessageStoreConfig
+  'storePathDLedgerCommitLog',
+  'readOnlyCommitLogStorePaths',
+  'enableConsumeQueueExt',
+  'mappedFileSizeConsumeQueueExt',
+  'bitMapLengthConsumeQueueExt',
+  'commitIntervalCommitLog',
+  'useReentrantLockWhenPutMessage',
+  'flushCommitLogTimed',
+  'deleteCommitLogFilesInterval',
+  'deleteConsumeQueueFilesInterval',
+  'destroyMapedFileIntervalForcibly',
+  'redeleteHangedFileInterval',
+  'putMsgIndexHightWater',
+  'commitCommitLogLeastPages',
+  'flushLeastPagesWhenWarmMapedFile',
+  'commitCommitLogThoroughInterval',
+  'maxMsgsNumBatch',
+  'messageIndexSafe',
+  'haSendHeartbeatInterval',
+  'haHousekeepingInterval',
+  'haTransferBatchSize',
+  'haSlaveFallbehindMax',
+  'slaveTimeout',
+  'cleanFileForciblyEnable',
+  'warmMapedFileEnable',
+  'offsetCheckInSlave',
+  'debugLockEnable',
+  'duplicationEnable',
+  'diskFallRecorded',
+  'osPageCacheBusyTimeOutMills',
+  'transientStorePoolEnable',
+  'transientStorePoolSize',
+  'fastFailIfNoBufferInStorePool',
+  'enableDLegerCommitLog',
+  'dLegerGroup',
+  'dLegerPeers',
+  'dLegerSelfId',
+  'preferredLeaderId',
+  'enableBatchPush',
+  'enableScheduleMessageStats',
+  'enableLmq',
+  'enableMultiDispatch',
+  'maxLmqConsumeQueueNum',
+  'enableScheduleAsyncDeliver',
+  'scheduleAsyncDeliverMaxPendingLimit',
+  'scheduleAsyncDeliverMaxResendNum2Blocked',
+  // BrokerStartup.properties2SystemEnv
+  'rmqAddressServerDomain',
+  'rmqAddressServerSubGroup',
+]);
+
+/** Keys older releases accepted under another name, for a helpful warning. */
+const RENAMED_KEYS: ReadonlyMap<string, string> = new Map([
+  ['mapedFileSizeCommitLog', 'mappedFileSizeCommitLog'],
+  ['mapedFileSizeConsumeQueue', 'mappedFileSizeConsumeQueue'],
+]);
+
+/** Where the environment-dependent defaults come from (tests pass fixed values). */
+export interface BrokerConfigEnvironment {
+  readonly hostName: string;
+  readonly localAddress: string;
+  readonly homeDir: string;
+  /** Environment variable NAMESRV_ADDR. */
+  readonly namesrvAddr: string | undefined;
+}
+
+/**
+ * RemotingUtil.getLocalAddress: the first non-loopback IPv4 address that is not 127.0.* or 192.168.*,
+ * else the last non-loopback IPv4, else the first IPv6, else 127.0.0.1. (Upstream also skips bridge
+ * interfaces, which Node cannot tell apart.)
+ */
+export function localAddress(): string {
+  const ipv4: string[] = [];
+  const ipv6: string[] = [];
+  for (const addresses of Object.values(networkInterfaces())) {
+    for (const a of addresses ?? []) {
+      if (a.internal) continue;
+      if (a.family === 'IPv4') ipv4.push(a.address);
+      else ipv6.push(a.address);
+    }
+  }
+  const preferred = ipv4.find((ip) => !ip.startsWith('127.0') && !ip.startsWith('192.168'));
+  return preferred ?? ipv4[ipv4.length - 1] ?? ipv6[0] ?? '127.0.0.1';
+}
+
+export function systemEnvironment(): BrokerConfigEnvironment {
+  let name: string;
+  try {
+    name = hostname();
+  } catch {
+    name = 'DEFAULT_BROKER';
+  }
+  const env = process.env.NAMESRV_ADDR;
+  return {
+    hostName: name === '' ? 'DEFAULT_BROKER' : name,
+    localAddress: localAddress(),
+    homeDir: homedir(),
+    namesrvAddr: env === undefined || env === '' ? undefined : env,
+  };
+}
+
+const STORE = DEFAULT_MESSAGE_STORE_CONFIG;
+
+/** Defaults that do not depend on the machine. */
+export const DEFAULT_BROKER_CONFIG: Readonly<
+  Omit<BrokerConfig, 'namesrvAddr' | 'brokerIP1' | 'brokerIP2' | 'brokerName' | 'storePathRootDir'>
+> = Object.freeze({
+  brokerClusterName: 'DefaultCluster',
+  brokerId: 0,
+  brokerPermission: 6,
+  defaultTopicQueueNums: 8,
+  autoCreateTopicEnable: true,
+  clusterTopicEnable: true,
+  brokerTopicEnable: true,
+  autoCreateSubscriptionGroup: true,
+  msgTraceTopicName: 'RMQ_SYS_TRACE_TOPIC',
+  traceTopicEnable: false,
+  flushConsumerOffsetInterval: 5000,
+  flushConsumerOffsetHistoryInterval: 60_000,
+  rejectTransactionMessage: false,
+  longPollingEnable: true,
+  shortPollingTimeMills: 1000,
+  notifyConsumerIdsChangedEnable: true,
+  regionId: 'DefaultRegion',
+  registerBrokerTimeoutMills: 6000,
+  slaveReadEnable: false,
+  traceOn: true,
+  enablePropertyFilter: false,
+  filterSupportRetry: false,
+  compressedRegister: false,
+  forceRegister: true,
+  registerNameServerPeriod: 30_000,
+  transactionTimeOut: 6000,
+  transactionCheckMax: 15,
+  transactionCheckInterval: 60_000,
+  aclEnable: false,
+  storeReplyMessageEnable: true,
+  autoDeleteUnusedStats: false,
+  // BrokerStartup sets 10911 before reading the file (NettyServerConfig's own default is 8888).
+  listenPort: 10911,
+  serverChannelMaxIdleTimeSeconds: 120,
+  serverSocketBacklog: 1024,
+  connectTimeoutMillis: 3000,
+  clientChannelMaxIdleTimeSeconds: 120,
+  clientCloseSocketIfTimeout: true,
+  storePathCommitLog: undefined,
+  mappedFileSizeCommitLog: STORE.mappedFileSizeCommitLog,
+  mappedFileSizeConsumeQueue: STORE.mappedFileSizeConsumeQueue,
+  flushDiskType: STORE.flushDiskType,
+  brokerRole: 'ASYNC_MASTER',
+  flushIntervalCommitLog: STORE.flushIntervalCommitLog,
+  flushCommitLogLeastPages: STORE.flushCommitLogLeastPages,
+  flushCommitLogThoroughInterval: STORE.flushCommitLogThoroughInterval,
+  syncFlushTimeout: STORE.syncFlushTimeout,
+  flushIntervalConsumeQueue: STORE.flushIntervalConsumeQueue,
+  flushConsumeQueueLeastPages: STORE.flushConsumeQueueLeastPages,
+  flushConsumeQueueThoroughInterval: STORE.flushConsumeQueueThoroughInterval,
+  maxMessageSize: STORE.maxMessageSize,
+  fileReservedTime: STORE.fileReservedTime,
+  deleteWhen: STORE.deleteWhen,
+  diskMaxUsedSpaceRatio: STORE.diskMaxUsedSpaceRatio,
+  maxHashSlotNum: STORE.maxHashSlotNum,
+  maxIndexNum: STORE.maxIndexNum,
+  messageIndexEnable: STORE.messageIndexEnable,
+  maxTransferCountOnMessageInMemory: STORE.maxTransferCountOnMessageInMemory,
+  maxTransferBytesOnMessageInMemory: STORE.maxTransferBytesOnMessageInMemory,
+  maxTransferCountOnMessageInDisk: STORE.maxTransferCountOnMessageInDisk,
+  maxTransferBytesOnMessageInDisk: STORE.maxTransferBytesOnMessageInDisk,
+  accessMessageInMemoryMaxRatio: STORE.accessMessageInMemoryMaxRatio,
+  messageDelayLevel: '1s 5s 10s 30s 1m 2m 3m 4m 5m 6m 7m 8m 9m 10m 20m 30m 1h 2h',
+  flushDelayOffsetInterval: 10_000,
+  haListenPort: 10912,
+  haMasterAddress: undefined,
+  defaultQueryMaxNum: 32,
+  checkCRCOnRecover: true,
+  cleanResourceInterval: 10_000,
+  allowMidLogTruncation: STORE.allowMidLogTruncation,
+  listenHost: undefined,
+  clientHousekeepingInterval: 10_000,
+  channelExpiredTimeout: 120_000,
+  registerNameServerDelay: 10_000,
+  flushConsumerOffsetDelay: 10_000,
+  unregisterBrokerTimeoutMills: 3000,
+});
+
+/** Every default, the machine-dependent ones from `env`. */
+export function defaultBrokerConfig(env: BrokerConfigEnvironment = systemEnvironment()): BrokerConfig {
+  return {
+    ...DEFAULT_BROKER_CONFIG,
+    namesrvAddr: env.namesrvAddr,
+    brokerIP1: env.localAddress,
+    brokerIP2: env.localAddress,
+    brokerName: env.hostName,
+    storePathRootDir: join(env.homeDir, 'store'),
+  };
+}
+
+function describeValue(text: string): string {
+  return JSON.stringify(text.length > 64 ? `${text.slice(0, 64)}...` : text);
+}
+
+/**
+ * Parses one value as Java would for this key, or returns the reason it does not parse. Longs must
+ * also be safe JS integers.
+ */
+export function parseConfigValue(kind: ConfigKind, text: string): { value: unknown } | { error: string } {
+  switch (kind.type) {
+    case 'int': {
+      const v = parseJavaInt(text);
+      return v === undefined ? { error: `not an int: ${describeValue(text)}` } : { value: v };
+    }
+    case 'long': {
+      const v = parseJavaLong(text);
+      if (v === undefined) return { error: `not a long: ${describeValue(text)}` };
+      if (v > BigInt(Number.MAX_SAFE_INTEGER) || v < BigInt(Number.MIN_SAFE_INTEGER)) {
+        return { error: `out of range: ${describeValue(text)}` };
+      }
+      return { value: Number(v) };
+    }
+    case 'boolean': {
+      const lower = text.toLowerCase();
+      if (lower !== 'true' && lower !== 'false')
+        return { error: `not true or false: ${describeValue(text)}` };
+      return { value: parseJavaBoolean(text) };
+    }
+    case 'string':
+      return { value: text };
+    case 'enum':
+      // Enum.valueOf: exact, case-sensitive.
+      return kind.values.includes(text)
+        ? { value: text }
+        : { error: `not one of ${kind.values.join(', ')}: ${describeValue(text)}` };
+  }
+}
+
+/** Java's `toString()` of a setting, as GET_BROKER_CONFIG and `-p` print it; undefined for null. */
+export function formatConfigValue(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  return String(value);
+}
+
+function isHostPort(addr: string): boolean {
+  const colon = addr.lastIndexOf(':');
+  if (colon <= 0) return false;
+  const port = addr.slice(colon + 1);
+  return /^\d{1,5}$/.test(port) && Number(port) <= 65535;
+}
+
+/** The name server addresses of `namesrvAddr` (`;`-separated, blanks skipped). */
+export function namesrvAddressList(namesrvAddr: string | undefined): string[] {
+  if (namesrvAddr === undefined) return [];
+  return namesrvAddr
+    .split(';')
+    .map((a) => a.trim())
+    .filter((a) => a !== '');
+}
+
+/** A name a topic and a store directory will be made of: no path separators, not `.`/`..`. */
+function checkNameForPaths(what: string, name: string, errors: string[]): void {
+  if (name.trim() === '') errors.push(`${what} must not be blank`);
+  else if (/[/\\\0]/.test(name) || name === '.' || name === '..') {
+    errors.push(`${what} ${describeValue(name)} must not contain '/', '\\' or NUL, nor be '.' or '..'`);
+  }
+}
+
+/**
+ * Checks a complete config; throws one ValidationError listing every problem. Applies what
+ * BrokerStartup enforces: a master's brokerId is 0, a slave's must be > 0.
+ */
+export function validateBrokerConfig(c: BrokerConfig): BrokerConfig {
+  const errors: string[] = [];
+  if (
+    !Number.isInteger(c.listenPort) ||
+    !(c.listenPort === 0 || (c.listenPort >= 3 && c.listenPort <= 65535))
+  ) {
+    errors.push(
+      `listenPort must be 0 (any free port) or 3..65535 (the VIP channel listens on listenPort - 2), got ${c.listenPort}`,
+    );
+  }
+  if (!Number.isInteger(c.haListenPort) || c.haListenPort < 0 || c.haListenPort > 65535) {
+    errors.push(`haListenPort must be 0..65535, got ${c.haListenPort}`);
+  }
+  for (const addr of namesrvAddressList(c.namesrvAddr)) {
+    if (!isHostPort(addr)) {
+      errors.push(
+        `The Name Server Address[${c.namesrvAddr}] illegal, please set it as follows, "127.0.0.1:9876;192.168.0.1:9876"`,
+      );
+      break;
+    }
+  }
+  checkNameForPaths('brokerName', c.brokerName, errors);
+  checkNameForPaths('brokerClusterName', c.brokerClusterName, errors);
+  if (c.storePathRootDir.trim() === '') errors.push('storePathRootDir must not be blank');
+  if (c.brokerRole === 'SLAVE' && c.brokerId <= 0) errors.push("Slave's brokerId must be > 0");
+  const positive: Array<[string, number]> = [
+    ['flushConsumerOffsetInterval', c.flushConsumerOffsetInterval],
+    ['registerBrokerTimeoutMills', c.registerBrokerTimeoutMills],
+    ['maxMessageSize', c.maxMessageSize],
+    ['clientHousekeepingInterval', c.clientHousekeepingInterval],
+    ['channelExpiredTimeout', c.channelExpiredTimeout],
+    ['unregisterBrokerTimeoutMills', c.unregisterBrokerTimeoutMills],
+    ['mappedFileSizeCommitLog', c.mappedFileSizeCommitLog],
+    ['mappedFileSizeConsumeQueue', c.mappedFileSizeConsumeQueue],
+  ];
+  for (const [name, v] of positive) {
+    if (!Number.isFinite(v) || v <= 0) errors.push(`${name} must be > 0, got ${v}`);
+  }
+  const nonNegative: Array<[string, number]> = [
+    ['defaultTopicQueueNums', c.defaultTopicQueueNums],
+    ['registerNameServerDelay', c.registerNameServerDelay],
+    ['flushConsumerOffsetDelay', c.flushConsumerOffsetDelay],
+    ['serverChannelMaxIdleTimeSeconds', c.serverChannelMaxIdleTimeSeconds],
+    ['clientChannelMaxIdleTimeSeconds', c.clientChannelMaxIdleTimeSeconds],
+    ['connectTimeoutMillis', c.connectTimeoutMillis],
+  ];
+  for (const [name, v] of nonNegative) {
+    if (!Number.isFinite(v) || v < 0) errors.push(`${name} must be >= 0, got ${v}`);
+  }
+  if (errors.length > 0) throw new ValidationError(`invalid broker config: ${errors.join('; ')}`);
+  const isMaster = c.brokerRole !== 'SLAVE';
+  return isMaster && c.brokerId !== 0 ? { ...c, brokerId: 0 } : c;
+}
+
+/** Settings to apply over others; an undefined value changes nothing. */
+export type BrokerConfigOverrides = { [K in keyof BrokerConfig]?: BrokerConfig[K] | undefined };
+
+/**
+ * Defaults, then `overrides`, validated: the programmatic way to configure a broker. haListenPort
+ * follows listenPort (+ 1) unless given.
+ */
+export function brokerConfig(
+  overrides: BrokerConfigOverrides = {},
+  env: BrokerConfigEnvironment = systemEnvironment(),
+): BrokerConfig {
+  const defined: Partial<BrokerConfig> = {};
+  for (const [k, v] of Object.entries(overrides)) {
+    if (v !== undefined) (defined as Record<string, unknown>)[k] = v;
+  }
+  const config = { ...defaultBrokerConfig(env), ...defined };
+  // As BrokerStartup: the HA port follows the listen port unless set explicitly (0: bound port + 1).
+  if (defined.haListenPort === undefined)
+    config.haListenPort = config.listenPort === 0 ? 0 : config.listenPort + 1;
+  return validateBrokerConfig(config);
+}
+
+export interface LoadedBrokerConfig {
+  config: BrokerConfig;
+  /** Keys no 4.9.8 config class has (each logged as a warning). */
+  unknownKeys: string[];
+  /** Keys upstream accepts that rocketmq-ts does not use. */
+  ignoredKeys: string[];
+  /** Every property of the file, as upstream's Configuration remembers them (GET_BROKER_CONFIG). */
+  properties: Map<string, string>;
+}
+
+export interface LoadBrokerConfigOptions {
+  /** Names the source in messages (a file path). */
+  source?: string;
+  logger?: Logger;
+  env?: BrokerConfigEnvironment;
+  /** Applied after the file (command-line flags). */
+  overrides?: BrokerConfigOverrides;
+}
+
+/**
+ * Reads broker.conf text (Java properties). Throws ValidationError naming every key whose value does
+ * not parse, or a RemotingCommandError for malformed properties syntax. As BrokerStartup does,
+ * haListenPort becomes listenPort + 1 whatever the file says.
+ */
+export function loadBrokerConfig(
+  propertiesText: string,
+  options: LoadBrokerConfigOptions = {},
+): LoadedBrokerConfig {
+  const source = options.source ?? 'broker config';
+  const properties = parseJavaProperties(propertiesText);
+  const config: Record<string, unknown> = { ...defaultBrokerConfig(options.env ?? systemEnvironment()) };
+  const unknownKeys: string[] = [];
+  const ignoredKeys: string[] = [];
+  const errors: string[] = [];
+  for (const [key, text] of properties) {
+    const spec = Object.hasOwn(BROKER_CONFIG_KEYS, key)
+      ? BROKER_CONFIG_KEYS[key as BrokerConfigFileKey]
+      : undefined;
+    if (spec === undefined) {
+      if (UPSTREAM_IGNORED_KEYS.has(key)) {
+        ignoredKeys.push(key);
+        options.logger?.info('broker config key not used by rocketmq-ts', { source, key });
+      } else {
+        unknownKeys.push(key);
+        const renamed = RENAMED_KEYS.get(key);
+        options.logger?.warn(
+          renamed === undefined
+            ? 'unknown broker config key ignored'
+            : `unknown broker config key ignored (4.9.8 names it ${renamed})`,
+          { source, key },
+        );
+      }
+      continue;
+    }
+    const parsed = parseConfigValue(spec.kind, text);
+    if ('error' in parsed) errors.push(`${key}: ${parsed.error}`);
+    else config[key] = parsed.value;
+  }
+  if (errors.length > 0) throw new ValidationError(`${source}: ${errors.join('; ')}`);
+  for (const [k, v] of Object.entries(options.overrides ?? {})) if (v !== undefined) config[k] = v;
+  const typed = config as unknown as BrokerConfig;
+  typed.haListenPort = typed.listenPort === 0 ? 0 : typed.listenPort + 1;
+  return { config: validateBrokerConfig(typed), unknownKeys, ignoredKeys, properties };
+}
+
+/** The store's config from the broker's (same key names). */
+export function toMessageStoreConfig(c: BrokerConfig): MessageStoreConfig {
+  return {
+    storePathRootDir: c.storePathRootDir,
+    mappedFileSizeCommitLog: c.mappedFileSizeCommitLog,
+    mappedFileSizeConsumeQueue: c.mappedFileSizeConsumeQueue,
+    flushDiskType: c.flushDiskType,
+    flushIntervalCommitLog: c.flushIntervalCommitLog,
+    flushCommitLogLeastPages: c.flushCommitLogLeastPages,
+    flushCommitLogThoroughInterval: c.flushCommitLogThoroughInterval,
+    syncFlushTimeout: c.syncFlushTimeout,
+    flushIntervalConsumeQueue: c.flushIntervalConsumeQueue,
+    flushConsumeQueueLeastPages: c.flushConsumeQueueLeastPages,
+    flushConsumeQueueThoroughInterval: c.flushConsumeQueueThoroughInterval,
+    maxMessageSize: c.maxMessageSize,
+    fileReservedTime: c.fileReservedTime,
+    deleteWhen: c.deleteWhen,
+    diskMaxUsedSpaceRatio: c.diskMaxUsedSpaceRatio,
+    maxHashSlotNum: c.maxHashSlotNum,
+    maxIndexNum: c.maxIndexNum,
+    messageIndexEnable: c.messageIndexEnable,
+    maxTransferCountOnMessageInMemory: c.maxTransferCountOnMessageInMemory,
+    maxTransferBytesOnMessageInMemory: c.maxTransferBytesOnMessageInMemory,
+    maxTransferCountOnMessageInDisk: c.maxTransferCountOnMessageInDisk,
+    maxTransferBytesOnMessageInDisk: c.maxTransferBytesOnMessageInDisk,
+    accessMessageInMemoryMaxRatio: c.accessMessageInMemoryMaxRatio,
+    allowMidLogTruncation: c.allowMidLogTruncation,
+  };
+}
+
+/**
+ * The configuration as GET_BROKER_CONFIG returns it: every file key with its current value (nulls
+ * left out), then file properties no class holds (upstream's Configuration keeps those too).
+ */
+export function brokerConfigProperties(
+  c: BrokerConfig,
+  extra: ReadonlyMap<string, string> = new Map(),
+): Array<[string, string]> {
+  const out = new Map<string, string>();
+  for (const key of Object.keys(BROKER_CONFIG_KEYS) as BrokerConfigFileKey[]) {
+    const text = formatConfigValue(c[key]);
+    if (text !== undefined) out.set(key, text);
+  }
+  for (const [k, v] of extra) if (!out.has(k)) out.set(k, v);
+  return [...out];
+}

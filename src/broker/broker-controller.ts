@@ -1,0 +1,449 @@
+/**
+ * BrokerController (`broker/.../BrokerController.java`): the broker as one object, the parts that do
+ * not need the message store's internals. start() loads topics.json, consumerOffset.json and
+ * subscriptionGroup.json, starts the store, listens on listenPort and on the VIP channel
+ * listenPort - 2 (upstream's fastRemotingServer, which serves everything but PULL_MESSAGE), registers
+ * with every name server, then keeps registering every registerNameServerPeriod (clamped to
+ * [10 s, 60 s], first after registerNameServerDelay), persists consumer offsets every
+ * flushConsumerOffsetInterval (first after flushConsumerOffsetDelay) and drops silent clients.
+ * shutdown() stops all of it, unregisters from the name servers and writes the offsets.
+ */
+import { type Clock, systemClock, type TimerHandle } from '../common/clock.js';
+import { PermName } from '../common/constants.js';
+import { RocketMQError } from '../common/errors.js';
+import { createLogger, type Logger } from '../common/logger.js';
+import type { DataVersion } from '../common/protocol/data-version.js';
+import type { TopicConfigSerializeWrapper } from '../common/protocol/register-broker-body.js';
+import { createTopicConfig, type TopicConfig } from '../common/protocol/topic-config.js';
+import {
+  type BoundAddress,
+  type Connection,
+  RemotingClient,
+  RemotingServer,
+  type RemotingServerSettings,
+} from '../remoting/transport/index.js';
+import type { MessageStoreConfig } from '../store/config.js';
+import {
+  type BrokerConfig,
+  type BrokerConfigEnvironment,
+  type BrokerConfigFileKey,
+  type BrokerConfigOverrides,
+  brokerConfig,
+  toMessageStoreConfig,
+} from './broker-config.js';
+import { BrokerConfiguration } from './broker-configuration.js';
+import { ClientHousekeepingService } from './client/client-housekeeping-service.js';
+import { ConsumerManager } from './client/consumer-manager.js';
+import {
+  type ConsumerFilterHooks,
+  DefaultConsumerIdsChangeListener,
+} from './client/default-consumer-ids-change-listener.js';
+import { ProducerManager } from './client/producer-manager.js';
+import type { ConfigFileIO } from './config-manager.js';
+import { type BrokerMessageStore, EMPTY_MESSAGE_STORE } from './message-store.js';
+import { ConsumerOffsetManager } from './offset/consumer-offset-manager.js';
+import { type BrokerIdentity, BrokerOuterAPI, type RegisterBrokerResult } from './out/broker-outer-api.js';
+import type { BrokerContext, BrokerRequestHandler } from './processor/broker-context.js';
+import { BROKER_REQUEST_HANDLERS, registerBrokerProcessors } from './processor/processor-table.js';
+import { SubscriptionGroupManager } from './subscription/subscription-group-manager.js';
+import { TopicConfigManager } from './topic/topic-config-manager.js';
+
+/** Upstream clamps registerNameServerPeriod to this range. */
+export const REGISTER_PERIOD_MIN = 10_000;
+export const REGISTER_PERIOD_MAX = 60_000;
+
+export interface CreateBrokerOptions {
+  /** Settings over the defaults (a loadBrokerConfig result's `config` is a complete one). */
+  config?: BrokerConfigOverrides;
+  /** File properties no setting holds, reported by GET_BROKER_CONFIG. */
+  extraProperties?: ReadonlyMap<string, string>;
+  /** Where machine-dependent defaults come from (tests fix them). */
+  env?: BrokerConfigEnvironment;
+  clock?: Clock;
+  logger?: Logger;
+  /** Defaults to EMPTY_MESSAGE_STORE (every queue empty) until the store is wired in. */
+  messageStore?: BrokerMessageStore;
+  /** More handlers (send, pull...), registered after the built-in ones (a code here replaces one). */
+  handlers?: ReadonlyMap<number, BrokerRequestHandler>;
+  /** Transport settings beyond those broker.conf carries. */
+  remoting?: Partial<RemotingServerSettings>;
+  consumerFilter?: ConsumerFilterHooks;
+  /** How the metadata files are read and written (tests pass an in-memory one). */
+  configFileIO?: ConfigFileIO;
+}
+
+type State = 'new' | 'starting' | 'running' | 'stopped';
+
+export interface BrokerAddresses {
+  /** The main port. */
+  address: BoundAddress;
+  /** The VIP channel (listenPort - 2). */
+  vipAddress: BoundAddress;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export class BrokerController implements BrokerContext {
+  readonly config: BrokerConfig;
+  /** The store's view of the settings; UPDATE_BROKER_CONFIG patches it too. */
+  readonly storeConfig: MessageStoreConfig;
+  readonly configuration: BrokerConfiguration;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly messageStore: BrokerMessageStore;
+  readonly consumerFilter: ConsumerFilterHooks | undefined;
+  readonly topicConfigManager: TopicConfigManager;
+  readonly subscriptionGroupManager: SubscriptionGroupManager;
+  readonly consumerOffsetManager: ConsumerOffsetManager;
+  readonly producerManager: ProducerManager;
+  readonly consumerManager: ConsumerManager;
+  readonly clientHousekeepingService: ClientHousekeepingService;
+  readonly remotingServer: RemotingServer;
+  /** upstream's fastRemotingServer: the VIP channel on listenPort - 2. */
+  readonly fastRemotingServer: RemotingServer;
+  readonly remotingClient: RemotingClient;
+  readonly brokerOuterAPI: BrokerOuterAPI;
+  private state: State = 'new';
+  private registerTimer: TimerHandle | undefined;
+  private offsetTimer: TimerHandle | undefined;
+  private registration: Promise<void> = Promise.resolve();
+  private boundPort: number | undefined;
+  private lastMasterAddr: string | undefined;
+  private lastHaMasterAddr: string | undefined;
+
+  constructor(options: CreateBrokerOptions = {}) {
+    this.config = brokerConfig(options.config, options.env);
+    this.storeConfig = toMessageStoreConfig(this.config);
+    this.clock = options.clock ?? systemClock;
+    this.logger = options.logger ?? createLogger('broker');
+    this.configuration = new BrokerConfiguration(this.config, this.clock, options.extraProperties);
+    this.messageStore = options.messageStore ?? EMPTY_MESSAGE_STORE;
+    this.consumerFilter = options.consumerFilter;
+    const config = this.config;
+    const io = options.configFileIO === undefined ? {} : { io: options.configFileIO };
+    this.topicConfigManager = new TopicConfigManager({
+      config,
+      clock: this.clock,
+      logger: this.logger.child('topic'),
+      ...io,
+      onTopicConfigChanged: () => void this.registerBrokerAll(false, true, true),
+    });
+    this.subscriptionGroupManager = new SubscriptionGroupManager({
+      config,
+      clock: this.clock,
+      logger: this.logger.child('subscription'),
+      ...io,
+    });
+    this.consumerOffsetManager = new ConsumerOffsetManager({
+      config,
+      logger: this.logger.child('offset'),
+      ...io,
+    });
+    const clientLogger = this.logger.child('client');
+    this.producerManager = new ProducerManager({
+      clock: this.clock,
+      logger: clientLogger,
+      channelExpiredTimeout: config.channelExpiredTimeout,
+    });
+    this.consumerManager = new ConsumerManager({
+      listener: new DefaultConsumerIdsChangeListener(config, clientLogger, options.consumerFilter),
+      clock: this.clock,
+      logger: clientLogger,
+      channelExpiredTimeout: config.channelExpiredTimeout,
+    });
+    this.clientHousekeepingService = new ClientHousekeepingService({
+      producerManager: this.producerManager,
+      consumerManager: this.consumerManager,
+      clock: this.clock,
+      logger: clientLogger,
+      interval: config.clientHousekeepingInterval,
+    });
+    const serverSettings: Partial<RemotingServerSettings> = {
+      serverChannelMaxIdleTimeSeconds: config.serverChannelMaxIdleTimeSeconds,
+      serverSocketBacklog: config.serverSocketBacklog,
+      ...options.remoting,
+    };
+    const remotingLogger = this.logger.child('remoting');
+    this.remotingServer = new RemotingServer(serverSettings, { logger: remotingLogger });
+    this.fastRemotingServer = new RemotingServer(serverSettings, { logger: remotingLogger.child('vip') });
+    this.remotingClient = new RemotingClient(
+      {
+        connectTimeoutMs: config.connectTimeoutMillis,
+        clientChannelMaxIdleTimeSeconds: config.clientChannelMaxIdleTimeSeconds,
+        clientCloseSocketIfTimeout: config.clientCloseSocketIfTimeout,
+      },
+      { logger: this.logger.child('outer') },
+    );
+    this.brokerOuterAPI = new BrokerOuterAPI(this.remotingClient, this.logger.child('outer'));
+    const handlers = new Map(BROKER_REQUEST_HANDLERS);
+    for (const [code, handler] of options.handlers ?? []) handlers.set(code, handler);
+    registerBrokerProcessors(this.remotingServer, this, handlers);
+    registerBrokerProcessors(this.fastRemotingServer, this, handlers, { vip: true });
+    const watch = (connection: Connection) => this.clientHousekeepingService.onChannelConnect(connection);
+    this.remotingServer.on('connection', watch);
+    this.fastRemotingServer.on('connection', watch);
+  }
+
+  /**
+   * Serves `code` with `handler` on the main port and (unless the code is in NOT_ON_VIP_CHANNEL, as
+   * PULL_MESSAGE is) on the VIP channel; replaces a handler already registered for the code.
+   */
+  registerHandler(code: number, handler: BrokerRequestHandler): void {
+    const one = new Map([[code, handler]]);
+    registerBrokerProcessors(this.remotingServer, this, one);
+    registerBrokerProcessors(this.fastRemotingServer, this, one, { vip: true });
+  }
+
+  /** Where the main server listens once started. */
+  get address(): BoundAddress | undefined {
+    return this.remotingServer.address;
+  }
+
+  /** Where the VIP channel listens once started. */
+  get vipAddress(): BoundAddress | undefined {
+    return this.fastRemotingServer.address;
+  }
+
+  /** The port clients use: the bound one once started (listenPort 0 picks one), else listenPort. */
+  get listenPort(): number {
+    return this.boundPort ?? this.config.listenPort;
+  }
+
+  /** `brokerIP1:listenPort`, the address name servers and clients know the broker by. */
+  get brokerAddr(): string {
+    return `${this.config.brokerIP1}:${this.listenPort}`;
+  }
+
+  /** `brokerIP2:haListenPort` (haListenPort 0 means listenPort + 1). */
+  get haServerAddr(): string {
+    const port = this.config.haListenPort === 0 ? this.listenPort + 1 : this.config.haListenPort;
+    return `${this.config.brokerIP2}:${port}`;
+  }
+
+  /** The master's address the name server gave this (slave) broker on the last registration. */
+  get masterAddr(): string | undefined {
+    return this.lastMasterAddr;
+  }
+
+  /** The master's HA address the name server gave on the last registration. */
+  get haMasterAddr(): string | undefined {
+    return this.lastHaMasterAddr;
+  }
+
+  private get identity(): BrokerIdentity {
+    return {
+      clusterName: this.config.brokerClusterName,
+      brokerAddr: this.brokerAddr,
+      brokerName: this.config.brokerName,
+      brokerId: this.config.brokerId,
+    };
+  }
+
+  /** Loads the metadata files, starts the store, listens, registers and starts the timers. */
+  async start(): Promise<BrokerAddresses> {
+    if (this.state !== 'new') throw new RocketMQError(`broker cannot start: it is ${this.state}`);
+    this.state = 'starting';
+    try {
+      await this.topicConfigManager.load();
+      await this.consumerOffsetManager.load();
+      await this.subscriptionGroupManager.load();
+      await this.messageStore.load?.();
+      await this.messageStore.start?.();
+      const host = this.config.listenHost;
+      const address = await this.remotingServer.listen({
+        port: this.config.listenPort,
+        ...(host === undefined ? {} : { host }),
+      });
+      this.boundPort = address.port;
+      const vipAddress = await this.fastRemotingServer.listen({
+        port: this.config.listenPort === 0 ? 0 : this.config.listenPort - 2,
+        ...(host === undefined ? {} : { host }),
+      });
+      this.brokerOuterAPI.updateNameServerAddressList(this.config.namesrvAddr);
+      this.clientHousekeepingService.start();
+      this.offsetTimer = this.clock.setTimeout(this.persistOffsets, this.config.flushConsumerOffsetDelay);
+      this.state = 'running';
+      await this.registerBrokerAll(true, false, true);
+      this.registerTimer = this.clock.setTimeout(this.periodicRegister, this.config.registerNameServerDelay);
+      this.logger.info('The broker boot success', {
+        brokerName: this.config.brokerName,
+        address: this.brokerAddr,
+        namesrvAddr: this.config.namesrvAddr,
+      });
+      return { address, vipAddress };
+    } catch (error) {
+      this.state = 'stopped';
+      this.clientHousekeepingService.shutdown();
+      this.offsetTimer?.cancel();
+      await Promise.all([
+        this.remotingServer.close(),
+        this.fastRemotingServer.close(),
+        this.remotingClient.close(),
+      ]);
+      throw error;
+    }
+  }
+
+  /**
+   * Stops the timers and servers, shuts the store down, unregisters from every name server and
+   * writes every table. Idempotent. A broker never started only closes the connections it was
+   * handed (nothing is written).
+   */
+  async shutdown(): Promise<void> {
+    if (this.state === 'stopped') return;
+    const wasRunning = this.state === 'running';
+    const neverStarted = this.state === 'new';
+    this.state = 'stopped';
+    if (neverStarted) {
+      // Nothing was loaded, so nothing is written: the tables hold only built-in entries.
+      await Promise.all([
+        this.remotingServer.close(),
+        this.fastRemotingServer.close(),
+        this.remotingClient.close(),
+      ]);
+      return;
+    }
+    this.clientHousekeepingService.shutdown();
+    this.registerTimer?.cancel();
+    this.offsetTimer?.cancel();
+    this.registerTimer = undefined;
+    this.offsetTimer = undefined;
+    await Promise.all([this.remotingServer.close(), this.fastRemotingServer.close()]);
+    try {
+      await this.messageStore.shutdown?.();
+    } catch (error) {
+      this.logger.error('message store shutdown failed', { error: describe(error) });
+    }
+    await this.registration;
+    if (wasRunning) {
+      await this.brokerOuterAPI.unregisterBrokerAll(this.identity, this.config.unregisterBrokerTimeoutMills);
+    }
+    await this.remotingClient.close();
+    void this.consumerOffsetManager.persist(true);
+    await Promise.all([
+      this.consumerOffsetManager.flushed(),
+      this.topicConfigManager.flushed(),
+      this.subscriptionGroupManager.flushed(),
+    ]);
+  }
+
+  /**
+   * The topic table as registrations carry it: a snapshot, each topic's perm replaced by
+   * brokerPermission while the broker is not both readable and writable.
+   */
+  private registrationWrapper(wrapper: TopicConfigSerializeWrapper): TopicConfigSerializeWrapper {
+    const perm = this.config.brokerPermission;
+    if (PermName.isWriteable(perm) && PermName.isReadable(perm)) return wrapper;
+    const table = new Map<string, TopicConfig>();
+    for (const [name, tc] of wrapper.topicConfigTable) {
+      table.set(
+        name,
+        createTopicConfig(tc.topicName, {
+          readQueueNums: tc.readQueueNums,
+          writeQueueNums: tc.writeQueueNums,
+          perm,
+        }),
+      );
+    }
+    return { topicConfigTable: table, dataVersion: wrapper.dataVersion };
+  }
+
+  /**
+   * Registers every topic with every name server (upstream `registerBrokerAll`). Without
+   * forceRegister it first asks whether any name server's copy is stale. Registrations run one at
+   * a time; never rejects.
+   */
+  registerBrokerAll(checkOrderConfig: boolean, oneway: boolean, forceRegister: boolean): Promise<void> {
+    return this.serialized(async () => {
+      const wrapper = this.registrationWrapper(this.topicConfigManager.buildTopicConfigSerializeWrapper());
+      if (!forceRegister) {
+        const changes = await this.brokerOuterAPI.needRegister(
+          this.identity,
+          wrapper.dataVersion,
+          this.config.registerBrokerTimeoutMills,
+        );
+        if (!changes.some((c) => c)) return;
+      }
+      await this.doRegisterBrokerAll(checkOrderConfig, oneway, wrapper);
+    });
+  }
+
+  /** Registers one topic (UPDATE_AND_CREATE_TOPIC), checking the order config of the reply. */
+  registerIncrementBrokerData(topicConfig: TopicConfig, dataVersion: DataVersion): Promise<void> {
+    return this.serialized(async () => {
+      const table = new Map([[topicConfig.topicName, topicConfig]]);
+      const wrapper = this.registrationWrapper({ topicConfigTable: table, dataVersion: { ...dataVersion } });
+      await this.doRegisterBrokerAll(true, false, wrapper);
+    });
+  }
+
+  private serialized(task: () => Promise<void>): Promise<void> {
+    const run = this.registration.then(async () => {
+      if (this.state !== 'running') return;
+      try {
+        await task();
+      } catch (error) {
+        this.logger.error('registerBrokerAll Exception', { error: describe(error) });
+      }
+    });
+    this.registration = run;
+    return run;
+  }
+
+  private async doRegisterBrokerAll(
+    checkOrderConfig: boolean,
+    oneway: boolean,
+    wrapper: TopicConfigSerializeWrapper,
+  ): Promise<void> {
+    const results = await this.brokerOuterAPI.registerBrokerAll({
+      ...this.identity,
+      haServerAddr: this.haServerAddr,
+      topicConfigWrapper: wrapper,
+      filterServerList: [],
+      oneway,
+      timeoutMills: this.config.registerBrokerTimeoutMills,
+      compressed: this.config.compressedRegister,
+    });
+    this.applyRegisterResult(results[0], checkOrderConfig);
+  }
+
+  private applyRegisterResult(result: RegisterBrokerResult | undefined, checkOrderConfig: boolean): void {
+    if (result === undefined) return;
+    if (result.haServerAddr !== undefined) this.lastHaMasterAddr = result.haServerAddr;
+    this.lastMasterAddr = result.masterAddr;
+    if (checkOrderConfig) this.topicConfigManager.updateOrderTopicConfig(result.kvTable);
+  }
+
+  onConfigUpdated(keys: readonly BrokerConfigFileKey[]): void {
+    const derived = toMessageStoreConfig(this.config);
+    const target = this.storeConfig as unknown as Record<string, unknown>;
+    for (const key of keys) {
+      if (Object.hasOwn(derived, key)) target[key] = (derived as unknown as Record<string, unknown>)[key];
+    }
+  }
+
+  private readonly periodicRegister = (): void => {
+    this.registerTimer = undefined;
+    if (this.state !== 'running') return;
+    void this.registerBrokerAll(true, false, this.config.forceRegister);
+    const period = Math.max(
+      REGISTER_PERIOD_MIN,
+      Math.min(this.config.registerNameServerPeriod, REGISTER_PERIOD_MAX),
+    );
+    this.registerTimer = this.clock.setTimeout(this.periodicRegister, period);
+  };
+
+  private readonly persistOffsets = (): void => {
+    this.offsetTimer = undefined;
+    if (this.state !== 'running') return;
+    void this.consumerOffsetManager.persist();
+    this.offsetTimer = this.clock.setTimeout(this.persistOffsets, this.config.flushConsumerOffsetInterval);
+  };
+}
+
+/** A broker, not yet started: `const b = createBroker({ config: { listenPort: 0 } }); await b.start()`. */
+export function createBroker(options: CreateBrokerOptions = {}): BrokerController {
+  return new BrokerController(options);
+}

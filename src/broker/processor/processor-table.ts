@@ -1,0 +1,99 @@
+/**
+ * The broker's request handlers, one per request code, each in its own file (upstream spreads them
+ * over ClientManageProcessor, ConsumerManageProcessor and AdminBrokerProcessor). Codes without a
+ * handler get REQUEST_CODE_NOT_SUPPORTED " request type <code> not supported" from the transport, as
+ * upstream's AdminBrokerProcessor answers them. Send, pull and the other store-backed processors
+ * join the table later.
+ */
+import type { RemotingCommand } from '../../remoting/protocol/command.js';
+import { RequestCode } from '../../remoting/protocol/request-code.js';
+import type { ProcessorContext, RemotingServer, RequestProcessor } from '../../remoting/transport/index.js';
+import type { BrokerContext, BrokerRequestHandler } from './broker-context.js';
+import { checkClientConfig } from './check-client-config.js';
+import { deleteSubscriptionGroup } from './delete-subscription-group.js';
+import { deleteTopicInBroker } from './delete-topic-in-broker.js';
+import { getAllConsumerOffset } from './get-all-consumer-offset.js';
+import { getAllSubscriptionGroupConfig } from './get-all-subscription-group-config.js';
+import { getAllTopicConfig } from './get-all-topic-config.js';
+import { getBrokerConfig } from './get-broker-config.js';
+import { getConsumerConnectionList } from './get-consumer-connection-list.js';
+import { getConsumerListByGroup } from './get-consumer-list-by-group.js';
+import { getEarliestMsgStoretime } from './get-earliest-msg-storetime.js';
+import { getMaxOffset } from './get-max-offset.js';
+import { getMinOffset } from './get-min-offset.js';
+import { getProducerConnectionList } from './get-producer-connection-list.js';
+import { heartBeat } from './heart-beat.js';
+import { queryConsumerOffset } from './query-consumer-offset.js';
+import { queryTopicConsumeByWho } from './query-topic-consume-by-who.js';
+import { searchOffsetByTimestamp } from './search-offset-by-timestamp.js';
+import { unregisterClient } from './unregister-client.js';
+import { updateAndCreateSubscriptionGroup } from './update-and-create-subscription-group.js';
+import { updateAndCreateTopic } from './update-and-create-topic.js';
+import { updateBrokerConfig } from './update-broker-config.js';
+import { updateConsumerOffset } from './update-consumer-offset.js';
+
+export const BROKER_REQUEST_HANDLERS: ReadonlyMap<number, BrokerRequestHandler> = new Map([
+  // ClientManageProcessor
+  [RequestCode.HEART_BEAT, heartBeat],
+  [RequestCode.UNREGISTER_CLIENT, unregisterClient],
+  [RequestCode.CHECK_CLIENT_CONFIG, checkClientConfig],
+  // ConsumerManageProcessor
+  [RequestCode.GET_CONSUMER_LIST_BY_GROUP, getConsumerListByGroup],
+  [RequestCode.UPDATE_CONSUMER_OFFSET, updateConsumerOffset],
+  [RequestCode.QUERY_CONSUMER_OFFSET, queryConsumerOffset],
+  // AdminBrokerProcessor
+  [RequestCode.UPDATE_AND_CREATE_TOPIC, updateAndCreateTopic],
+  [RequestCode.DELETE_TOPIC_IN_BROKER, deleteTopicInBroker],
+  [RequestCode.GET_ALL_TOPIC_CONFIG, getAllTopicConfig],
+  [RequestCode.UPDATE_BROKER_CONFIG, updateBrokerConfig],
+  [RequestCode.GET_BROKER_CONFIG, getBrokerConfig],
+  [RequestCode.SEARCH_OFFSET_BY_TIMESTAMP, searchOffsetByTimestamp],
+  [RequestCode.GET_MAX_OFFSET, getMaxOffset],
+  [RequestCode.GET_MIN_OFFSET, getMinOffset],
+  [RequestCode.GET_EARLIEST_MSG_STORETIME, getEarliestMsgStoretime],
+  [RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP, updateAndCreateSubscriptionGroup],
+  [RequestCode.GET_ALL_SUBSCRIPTIONGROUP_CONFIG, getAllSubscriptionGroupConfig],
+  [RequestCode.DELETE_SUBSCRIPTIONGROUP, deleteSubscriptionGroup],
+  [RequestCode.GET_CONSUMER_CONNECTION_LIST, getConsumerConnectionList],
+  [RequestCode.GET_PRODUCER_CONNECTION_LIST, getProducerConnectionList],
+  [RequestCode.GET_ALL_CONSUMER_OFFSET, getAllConsumerOffset],
+  [RequestCode.QUERY_TOPIC_CONSUME_BY_WHO, queryTopicConsumeByWho],
+]);
+
+/** Codes the VIP channel (listenPort - 2) does not serve: upstream registers PULL_MESSAGE on the main port only. */
+export const NOT_ON_VIP_CHANNEL: ReadonlySet<number> = new Set([RequestCode.PULL_MESSAGE]);
+
+/** Hands each request to its code's handler; never rejects a request for load. */
+export class BrokerRequestProcessor implements RequestProcessor {
+  constructor(
+    private readonly broker: BrokerContext,
+    private readonly handler: BrokerRequestHandler,
+  ) {}
+
+  processRequest(
+    ctx: ProcessorContext,
+    request: RemotingCommand,
+  ): RemotingCommand | Promise<RemotingCommand> {
+    return this.handler(this.broker, ctx, request);
+  }
+
+  rejectRequest(): boolean {
+    return false;
+  }
+}
+
+/**
+ * Registers every handler of the table on `server`; on the VIP server (`vip`) all but
+ * NOT_ON_VIP_CHANNEL. Later tables (send, pull) register the same way.
+ */
+export function registerBrokerProcessors(
+  server: RemotingServer,
+  broker: BrokerContext,
+  handlers: ReadonlyMap<number, BrokerRequestHandler> = BROKER_REQUEST_HANDLERS,
+  options: { readonly vip?: boolean } = {},
+): void {
+  for (const [code, handler] of handlers) {
+    if (options.vip === true && NOT_ON_VIP_CHANNEL.has(code)) continue;
+    server.registerProcessor(code, new BrokerRequestProcessor(broker, handler));
+  }
+}
