@@ -1,0 +1,903 @@
+/**
+ * CommitLog (upstream `CommitLog`, 4.9.8 on-disk format): every message of the broker, appended to
+ * fixed-size segment files in the stored record format.
+ *
+ * Appends requested in one event-loop turn are assigned their offsets together and written with one
+ * positional write per segment file (the next turn's appends queue while a write runs, and go out
+ * together when it ends). After the write: the dispatchers (consume queues, index) get one
+ * DispatchRequest per record, then ASYNC_FLUSH appends are acknowledged — the bytes are in the page
+ * cache, so killing the process loses nothing acknowledged — and SYNC_FLUSH appends go to group commit
+ * (flush-service.ts). A failed write or fdatasync makes the commit log refuse every later append.
+ */
+
+import { createLogger, type Logger } from '../common/logger.js';
+import { MESSAGE_MAGIC_CODE, MESSAGE_MAGIC_CODE_V2 } from '../common/message/message.js';
+import { StoredRecordPosition } from '../common/message/stored-format.js';
+import { bornHostLength } from '../common/message/sysflag.js';
+import type { StoreCheckpoint } from './checkpoint.js';
+import { type Clock, systemClock } from './clock.js';
+import {
+  RecordScanner,
+  type RecoveryContext,
+  type RecoveryResult,
+  recoverFrom,
+  type ScannedRecord,
+  takesQueueOffset,
+} from './commit-log-recovery.js';
+import { type MessageStoreConfig, StorePath } from './config.js';
+import { DelayLevelTable } from './delay-level.js';
+import { type CommitLogDispatcher, DispatchRequest } from './dispatch-request.js';
+import type { FileIO } from './file-io.js';
+import { FlushRealTimeService, type GroupCommitRequest, GroupCommitService } from './flush-service.js';
+import type { MappedFile } from './mapped-file.js';
+import { MappedFileQueue } from './mapped-file-queue.js';
+import {
+  AppendMessageResult,
+  AppendMessageStatus,
+  PutMessageResult,
+  PutMessageStatus,
+} from './put-message-result.js';
+import { StoreCorruptionError, StoreIOError } from './store-error.js';
+import type { CheckedRecord } from './stored-record-reader.js';
+import { checkMessageAndReturnSize as checkMessage } from './stored-record-reader.js';
+import {
+  BatchEntryField,
+  batchEntry,
+  END_FILE_MIN_BLANK_LENGTH,
+  encodeBatch,
+  encodeBlank,
+  encodeMessage,
+  isRefusal,
+  type MessageExtBatch,
+  type MessageExtBrokerInner,
+  type PreparedBatch,
+  type PreparedMessage,
+  type PrepareLimits,
+  prepareBatch,
+  prepareMessage,
+  type Refusal,
+} from './stored-record-writer.js';
+
+export type { RecoveryResult } from './commit-log-recovery.js';
+export type { MessageExtBatch, MessageExtBrokerInner } from './stored-record-writer.js';
+
+export interface CommitLogOptions {
+  clock?: Clock;
+  logger?: Logger;
+  /** File system calls (tests inject failures, slow or counted fsyncs). */
+  io?: FileIO;
+  /** Receives physicMsgTimestamp after each flush; abnormal recovery starts from it. */
+  checkpoint?: StoreCheckpoint;
+  /** Upstream `messageDelayLevel` (not in MessageStoreConfig yet). */
+  messageDelayLevel?: string;
+  /** Upstream `osPageCacheBusyTimeOutMills` [1000]: a write running longer makes appends OS_PAGECACHE_BUSY. */
+  osPageCacheBusyTimeOutMills?: number;
+  /** Bytes of appends allowed to queue behind the running write before OS_PAGECACHE_BUSY [64 MiB]. */
+  maxPendingBytes?: number;
+  /** Largest single write [4 MiB]; more queued bytes go out in the next write. */
+  maxWriteBytes?: number;
+  /** Upstream `checkCRCOnRecover` [true]. */
+  checkCRCOnRecover?: boolean;
+  /**
+   * 'sync' [default]: the turn's write is a blocking pwrite into the page cache (what upstream's
+   * mapped-memory copy amounts to); 'async': a libuv thread-pool write, the event loop keeps running.
+   */
+  writeMode?: 'sync' | 'async';
+}
+
+/** Settings of MessageStoreConfig the commit log reads. */
+export type CommitLogConfig = Pick<
+  MessageStoreConfig,
+  | 'storePathRootDir'
+  | 'mappedFileSizeCommitLog'
+  | 'flushDiskType'
+  | 'flushIntervalCommitLog'
+  | 'flushCommitLogLeastPages'
+  | 'flushCommitLogThoroughInterval'
+  | 'syncFlushTimeout'
+  | 'maxMessageSize'
+  | 'allowMidLogTruncation'
+>;
+
+class PendingAppend {
+  physicalOffset = 0;
+  queueOffset = 0;
+  /** Index of the write segment holding the record, -1 when it got none. */
+  segment = -1;
+  constructor(
+    readonly item: PreparedMessage | PreparedBatch,
+    readonly resolve: (result: PutMessageResult) => void,
+  ) {}
+}
+
+class WriteSegment {
+  done = false;
+  constructor(
+    readonly file: MappedFile,
+    readonly filePosition: number,
+    readonly start: number,
+    readonly end: number,
+    /** The file's write position once this segment is written (its size after a BLANK). */
+    readonly endPosition: number,
+  ) {}
+}
+
+/** A message field the record cannot carry (e.g. a host that is not an IP literal). */
+function illegal(err: unknown): Refusal {
+  return {
+    status: PutMessageStatus.MESSAGE_ILLEGAL,
+    reason: err instanceof Error ? err.message : String(err),
+  };
+}
+
+const DEFAULT_MAX_WRITE_BYTES = 4 * 1024 * 1024;
+const DEFAULT_MAX_PENDING_BYTES = 64 * 1024 * 1024;
+
+export class CommitLog {
+  readonly mappedFileQueue: MappedFileQueue;
+  private readonly config: CommitLogConfig;
+  private readonly clock: Clock;
+  private readonly log: Logger;
+  private readonly checkpoint: StoreCheckpoint | undefined;
+  private readonly delayLevels: DelayLevelTable;
+  private readonly limits: PrepareLimits;
+  private readonly osPageCacheBusyTimeOutMills: number;
+  private readonly maxPendingBytes: number;
+  private readonly maxWriteBytes: number;
+  private readonly checkCRCOnRecover: boolean;
+  private readonly asyncWrites: boolean;
+  private readonly syncFlush: boolean;
+  private readonly groupCommit: GroupCommitService;
+  private readonly flushService: FlushRealTimeService;
+  private readonly dispatchers: CommitLogDispatcher[] = [];
+  private readonly topicQueueTable = new Map<string, Map<number, number>>();
+  private pending: PendingAppend[] = [];
+  private pendingBytes = 0;
+  private drainScheduled = false;
+  private writing = false;
+  private writeStartedAt = 0;
+  private writeBuffer: Buffer;
+  private idleWaiters: Array<() => void> = [];
+  private loaded = false;
+  private ready = false;
+  private shuttingDown = false;
+  private closed = false;
+  private writeError: Error | undefined;
+  private dispatchError: Error | undefined;
+  private readonly drainBound = (): void => this.drain();
+
+  constructor(config: CommitLogConfig, options: CommitLogOptions = {}) {
+    this.config = config;
+    this.clock = options.clock ?? systemClock;
+    this.log = options.logger ?? createLogger('store.commitLog');
+    this.checkpoint = options.checkpoint;
+    this.delayLevels = new DelayLevelTable(options.messageDelayLevel);
+    this.limits = {
+      maxMessageSize: config.maxMessageSize,
+      mappedFileSize: config.mappedFileSizeCommitLog,
+      delayLevels: this.delayLevels,
+    };
+    this.osPageCacheBusyTimeOutMills = options.osPageCacheBusyTimeOutMills ?? 1000;
+    this.maxPendingBytes = options.maxPendingBytes ?? DEFAULT_MAX_PENDING_BYTES;
+    this.maxWriteBytes = options.maxWriteBytes ?? DEFAULT_MAX_WRITE_BYTES;
+    this.checkCRCOnRecover = options.checkCRCOnRecover ?? true;
+    this.asyncWrites = options.writeMode === 'async';
+    this.syncFlush = config.flushDiskType === 'SYNC_FLUSH';
+    this.writeBuffer = Buffer.allocUnsafe(Math.min(this.maxWriteBytes, 1024 * 1024) + 64);
+    this.mappedFileQueue = new MappedFileQueue(
+      StorePath.commitLog(config.storePathRootDir),
+      config.mappedFileSizeCommitLog,
+      {
+        ...(options.io === undefined ? {} : { io: options.io }),
+        logger: this.log,
+      },
+    );
+    const hooks = {
+      onFlushed: (storeTimestamp: number): void => {
+        if (storeTimestamp > 0) this.checkpoint?.setPhysicMsgTimestamp(BigInt(storeTimestamp));
+      },
+      onFailure: (err: unknown): void => this.failWrites(err),
+    };
+    this.groupCommit = new GroupCommitService(
+      this.mappedFileQueue,
+      this.clock,
+      config.syncFlushTimeout,
+      hooks,
+    );
+    this.flushService = new FlushRealTimeService(this.mappedFileQueue, this.clock, config, hooks, this.log);
+  }
+
+  // ---------------------------------------------------------------- life cycle
+
+  /** Opens the segment files (recovery then finds where the data ends). */
+  load(): void {
+    this.mappedFileQueue.load();
+    this.loaded = true;
+  }
+
+  /** Starts the interval flush (ASYNC_FLUSH); group commit needs no start. */
+  start(): void {
+    if (!this.syncFlush) this.flushService.start();
+  }
+
+  /**
+   * Writes out queued appends, stops the flush services, flushes everything (unless `flush` is false,
+   * which leaves the data as a crash would: in the page cache) and closes the files.
+   */
+  async shutdown(options: { flush?: boolean } = {}): Promise<void> {
+    if (this.closed) return;
+    this.shuttingDown = true;
+    await this.whenIdle();
+    await this.flushService.shutdown();
+    await this.groupCommit.shutdown();
+    if (options.flush !== false && this.writeError === undefined) {
+      try {
+        await this.flush();
+      } catch (err) {
+        this.log.error('final flush failed', { error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+    this.closed = true;
+    this.mappedFileQueue.shutdown();
+  }
+
+  /** Flushes every written byte; resolves with the flushed offset. */
+  async flush(): Promise<number> {
+    const where = await this.mappedFileQueue.flushAll();
+    const ts = this.mappedFileQueue.getStoreTimestamp();
+    if (ts > 0) this.checkpoint?.setPhysicMsgTimestamp(BigInt(ts));
+    return where;
+  }
+
+  /** Resolves when no append is queued or being written. */
+  whenIdle(): Promise<void> {
+    if (!this.writing && this.pending.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Deletes every segment file (tests, and upstream's destroy). */
+  destroy(): void {
+    this.mappedFileQueue.destroy();
+  }
+
+  /** Why appends are refused, if they are (a failed write or fsync, or a dispatcher failure). */
+  getWriteError(): Error | undefined {
+    return this.writeError ?? this.dispatchError;
+  }
+
+  isWritable(): boolean {
+    return this.getWriteError() === undefined && this.ready && !this.shuttingDown;
+  }
+
+  /** fdatasync calls made by group commit (SYNC_FLUSH) so far. */
+  get groupCommitSyncCount(): number {
+    return this.groupCommit.syncCount;
+  }
+
+  // ---------------------------------------------------------------- dispatch
+
+  addDispatcher(dispatcher: CommitLogDispatcher): void {
+    this.dispatchers.push(dispatcher);
+  }
+
+  private dispatch(request: DispatchRequest): void {
+    for (const d of this.dispatchers) {
+      try {
+        d.dispatch(request);
+      } catch (err) {
+        if (this.dispatchError === undefined) {
+          this.dispatchError = err instanceof Error ? err : new Error(String(err));
+          this.log.error('dispatch failed; refusing further appends', {
+            topic: request.topic,
+            queueId: request.queueId,
+            offset: request.commitLogOffset,
+            error: this.dispatchError.message,
+          });
+        }
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- topic queue table
+
+  /** Next queue offset of each queue, keyed `topic-queueId` as upstream. */
+  getTopicQueueTable(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const [topic, queues] of this.topicQueueTable) {
+      for (const [queueId, next] of queues) out.set(`${topic}-${queueId}`, next);
+    }
+    return out;
+  }
+
+  /** Replaces the table (upstream `setTopicQueueTable`, fed from the consume queues at recovery). */
+  setTopicQueueTable(table: ReadonlyMap<string, number | bigint>): void {
+    this.topicQueueTable.clear();
+    for (const [key, next] of table) {
+      const dash = key.lastIndexOf('-');
+      const queueId = Number(key.slice(dash + 1));
+      if (dash <= 0 || !Number.isInteger(queueId)) continue;
+      this.setTopicQueueOffset(key.slice(0, dash), queueId, next);
+    }
+  }
+
+  /** Sets the queue offset the next message of `topic`/`queueId` gets. */
+  setTopicQueueOffset(topic: string, queueId: number, next: number | bigint): void {
+    let queues = this.topicQueueTable.get(topic);
+    if (queues === undefined) {
+      queues = new Map();
+      this.topicQueueTable.set(topic, queues);
+    }
+    queues.set(queueId, Number(next));
+  }
+
+  getTopicQueueOffset(topic: string, queueId: number): number {
+    return this.topicQueueTable.get(topic)?.get(queueId) ?? 0;
+  }
+
+  removeQueueFromTopicQueueTable(topic: string, queueId: number): void {
+    const queues = this.topicQueueTable.get(topic);
+    queues?.delete(queueId);
+    if (queues?.size === 0) this.topicQueueTable.delete(topic);
+  }
+
+  private nextQueueOffset(topic: string, queueId: number, count: number): number {
+    let queues = this.topicQueueTable.get(topic);
+    if (queues === undefined) {
+      queues = new Map();
+      this.topicQueueTable.set(topic, queues);
+    }
+    const current = queues.get(queueId) ?? 0;
+    queues.set(queueId, current + count);
+    return current;
+  }
+
+  // ---------------------------------------------------------------- appends
+
+  private checkStoreStatus(): PutMessageStatus | undefined {
+    if (!this.ready || this.shuttingDown || this.getWriteError() !== undefined) {
+      return PutMessageStatus.SERVICE_NOT_AVAILABLE;
+    }
+    if (this.pendingBytes > this.maxPendingBytes) return PutMessageStatus.OS_PAGECACHE_BUSY;
+    if (this.writing && this.clock.now() - this.writeStartedAt > this.osPageCacheBusyTimeOutMills) {
+      return PutMessageStatus.OS_PAGECACHE_BUSY;
+    }
+    return undefined;
+  }
+
+  private refused(refusal: Refusal): Promise<PutMessageResult> {
+    this.log.debug('append refused', { status: refusal.status, reason: refusal.reason });
+    return Promise.resolve(new PutMessageResult(refusal.status));
+  }
+
+  /** Appends one message (upstream `asyncPutMessage`). */
+  putMessage(inner: MessageExtBrokerInner): Promise<PutMessageResult> {
+    const status = this.checkStoreStatus();
+    if (status !== undefined) return Promise.resolve(new PutMessageResult(status));
+    let prepared: PreparedMessage | Refusal;
+    try {
+      prepared = prepareMessage(inner, this.limits);
+    } catch (err) {
+      prepared = illegal(err);
+    }
+    if (isRefusal(prepared)) return this.refused(prepared);
+    return this.enqueue(prepared);
+  }
+
+  /** Appends a batch as consecutive records in one file (upstream `asyncPutMessages`). */
+  putMessages(batch: MessageExtBatch): Promise<PutMessageResult> {
+    const status = this.checkStoreStatus();
+    if (status !== undefined) return Promise.resolve(new PutMessageResult(status));
+    let prepared: PreparedBatch | Refusal;
+    try {
+      prepared = prepareBatch(batch, this.limits);
+    } catch (err) {
+      prepared = illegal(err);
+    }
+    if (isRefusal(prepared)) return this.refused(prepared);
+    return this.enqueue(prepared);
+  }
+
+  private enqueue(item: PreparedMessage | PreparedBatch): Promise<PutMessageResult> {
+    return new Promise((resolve) => {
+      this.pending.push(new PendingAppend(item, resolve));
+      this.pendingBytes += item.size;
+      if (!this.drainScheduled && !this.writing) {
+        this.drainScheduled = true;
+        setImmediate(this.drainBound);
+      }
+    });
+  }
+
+  private failPending(status: PutMessageStatus): void {
+    const pending = this.pending;
+    this.pending = [];
+    this.pendingBytes = 0;
+    for (const p of pending) p.resolve(new PutMessageResult(status));
+  }
+
+  private failWrites(err: unknown): void {
+    if (this.writeError !== undefined) return;
+    this.writeError =
+      err instanceof Error
+        ? err
+        : new StoreIOError(this.mappedFileQueue.storePath, `write failed: ${String(err)}`);
+    this.log.error('commit log write failed; refusing further appends', { error: this.writeError.message });
+  }
+
+  /** Assembles the queued appends into one buffer and writes it (one write per segment file). */
+  private drain(): void {
+    this.drainScheduled = false;
+    if (this.writing || this.pending.length === 0) {
+      this.notifyIdle();
+      return;
+    }
+    if (this.getWriteError() !== undefined || this.closed) {
+      this.failPending(PutMessageStatus.SERVICE_NOT_AVAILABLE);
+      this.notifyIdle();
+      return;
+    }
+    let count = 0;
+    let bytes = 0;
+    const all = this.pending;
+    while (count < all.length) {
+      const size = all[count]!.item.size;
+      if (count > 0 && bytes + size > this.maxWriteBytes) break;
+      bytes += size;
+      count++;
+    }
+    let taken: PendingAppend[];
+    if (count === all.length) {
+      taken = all;
+      this.pending = [];
+    } else {
+      taken = all.slice(0, count);
+      this.pending = all.slice(count);
+    }
+    this.pendingBytes -= bytes;
+
+    const fileSize = this.config.mappedFileSizeCommitLog;
+    let file = this.mappedFileQueue.getLastMappedFile();
+    try {
+      if (file === undefined || file.isFull()) file = this.mappedFileQueue.createNextMappedFile(0);
+    } catch (err) {
+      this.log.error('cannot create a commit log file', {
+        error: err instanceof Error ? err.message : String(err),
+      });
+      for (const p of taken) p.resolve(new PutMessageResult(PutMessageStatus.CREATE_MAPEDFILE_FAILED));
+      if (this.pending.length > 0 && !this.drainScheduled) {
+        this.drainScheduled = true;
+        setImmediate(this.drainBound);
+      }
+      this.notifyIdle();
+      return;
+    }
+    const needed = bytes + END_FILE_MIN_BLANK_LENGTH * (count + 1);
+    let buf = this.writeBuffer;
+    if (buf.length < needed) {
+      buf = Buffer.allocUnsafe(needed);
+      if (needed <= this.maxWriteBytes + 64 * 1024) this.writeBuffer = buf;
+    }
+    const storeTimestamp = this.clock.now();
+    const segments: WriteSegment[] = [];
+    let filePos = file.getWrotePosition();
+    let segFile: MappedFile | undefined = file;
+    let segFilePos = filePos;
+    let segStart = 0;
+    let bufPos = 0;
+    for (let i = 0; i < count; i++) {
+      const p = taken[i]!;
+      const item = p.item;
+      if (item.size + END_FILE_MIN_BLANK_LENGTH > fileSize - filePos) {
+        bufPos = encodeBlank(buf, bufPos, fileSize - filePos);
+        segments.push(new WriteSegment(file, segFilePos, segStart, bufPos, fileSize));
+        try {
+          file = this.mappedFileQueue.createNextMappedFile(0);
+        } catch (err) {
+          this.log.error('cannot create a commit log file', {
+            error: err instanceof Error ? err.message : String(err),
+          });
+          segFile = undefined;
+          break;
+        }
+        filePos = 0;
+        segFile = file;
+        segFilePos = 0;
+        segStart = bufPos;
+      }
+      p.physicalOffset = file.fileFromOffset + filePos;
+      p.segment = segments.length;
+      if (item.kind === 0) {
+        p.queueOffset = item.consumesQueueOffset ? this.nextQueueOffset(item.topic, item.queueId, 1) : 0;
+        bufPos = encodeMessage(buf, bufPos, item, p.queueOffset, p.physicalOffset, storeTimestamp);
+      } else {
+        p.queueOffset = this.nextQueueOffset(item.topic, item.queueId, item.count);
+        bufPos = encodeBatch(buf, bufPos, item, p.queueOffset, p.physicalOffset, storeTimestamp);
+      }
+      filePos += item.size;
+    }
+    if (segFile !== undefined && bufPos > segStart) {
+      segments.push(new WriteSegment(segFile, segFilePos, segStart, bufPos, filePos));
+    }
+
+    this.writing = true;
+    this.writeStartedAt = storeTimestamp;
+    if (!this.asyncWrites) {
+      let failure: unknown;
+      for (const seg of segments) {
+        try {
+          seg.file.writeSync(seg.filePosition, buf, seg.start, seg.end - seg.start);
+          seg.done = true;
+        } catch (err) {
+          failure = err;
+          break;
+        }
+      }
+      this.afterWrite(taken, segments, storeTimestamp, failure);
+      return;
+    }
+    let chain: Promise<void> = Promise.resolve();
+    for (const seg of segments) {
+      chain = chain
+        .then(() => seg.file.write(seg.filePosition, buf, seg.start, seg.end - seg.start))
+        .then(() => {
+          seg.done = true;
+        });
+    }
+    chain.then(
+      () => this.afterWrite(taken, segments, storeTimestamp, undefined),
+      (err: unknown) => this.afterWrite(taken, segments, storeTimestamp, err),
+    );
+  }
+
+  /** Positions, dispatch and acknowledgements once the turn's write has ended. */
+  private afterWrite(
+    taken: PendingAppend[],
+    segments: WriteSegment[],
+    storeTimestamp: number,
+    failure: unknown,
+  ): void {
+    for (const seg of segments) {
+      if (!seg.done) break;
+      seg.file.setWrotePosition(seg.endPosition);
+      seg.file.setStoreTimestamp(storeTimestamp);
+    }
+    if (failure !== undefined) this.failWrites(failure);
+    const tsBig = BigInt(storeTimestamp);
+    const dispatching = this.dispatchers.length > 0;
+    let unwaited = false;
+    let syncRequests: GroupCommitRequest[] | undefined;
+    for (const p of taken) {
+      const seg = p.segment >= 0 ? segments[p.segment] : undefined;
+      if (seg === undefined || !seg.done) {
+        p.resolve(
+          new PutMessageResult(
+            seg === undefined ? PutMessageStatus.CREATE_MAPEDFILE_FAILED : PutMessageStatus.UNKNOWN_ERROR,
+          ),
+        );
+        continue;
+      }
+      const item = p.item;
+      const physBig = BigInt(p.physicalOffset);
+      const queueBig = BigInt(p.queueOffset);
+      let result: AppendMessageResult;
+      if (item.kind === 0) {
+        if (dispatching) {
+          const tagsCode =
+            item.delayLevel > 0
+              ? BigInt(this.delayLevels.computeDeliverTimestamp(item.delayLevel, storeTimestamp))
+              : item.tagsCode;
+          this.dispatch(
+            new DispatchRequest(
+              item.topic,
+              item.queueId,
+              physBig,
+              item.size,
+              tagsCode,
+              tsBig,
+              queueBig,
+              item.sysFlag,
+              item.preparedTransactionOffset,
+              item.propertiesString,
+            ),
+          );
+        }
+        result = new AppendMessageResult(
+          AppendMessageStatus.PUT_OK,
+          physBig,
+          item.size,
+          tsBig,
+          queueBig,
+          1,
+          item.storeHost,
+        );
+      } else {
+        const offsets: number[] = [];
+        let phys = p.physicalOffset;
+        for (let k = 0; k < item.count; k++) {
+          const size = batchEntry(item, k, BatchEntryField.SIZE);
+          offsets.push(phys);
+          if (dispatching) {
+            this.dispatch(
+              new DispatchRequest(
+                item.topic,
+                item.queueId,
+                BigInt(phys),
+                size,
+                item.tagsCodes[k] ?? 0n,
+                tsBig,
+                BigInt(p.queueOffset + k),
+                item.sysFlag,
+                0n,
+                item.propertiesStrings[k] ?? '',
+              ),
+            );
+          }
+          phys += size;
+        }
+        result = new AppendMessageResult(
+          AppendMessageStatus.PUT_OK,
+          physBig,
+          item.size,
+          tsBig,
+          queueBig,
+          item.count,
+          item.storeHost,
+          offsets,
+        );
+      }
+      const put = new PutMessageResult(PutMessageStatus.PUT_OK, result);
+      if (this.syncFlush && item.waitStoreMsgOK) {
+        const resolve = p.resolve;
+        syncRequests ??= [];
+        syncRequests.push(
+          this.groupCommit.newRequest(p.physicalOffset + item.size, (status) => {
+            put.putMessageStatus = status;
+            resolve(put);
+          }),
+        );
+      } else {
+        if (this.syncFlush) unwaited = true;
+        p.resolve(put);
+      }
+    }
+    if (syncRequests !== undefined) this.groupCommit.putRequests(syncRequests);
+    if (unwaited) this.groupCommit.wakeup();
+    this.writing = false;
+    if (this.pending.length > 0) {
+      if (this.getWriteError() !== undefined) this.failPending(PutMessageStatus.SERVICE_NOT_AVAILABLE);
+      else if (this.asyncWrites) this.drain();
+      else if (!this.drainScheduled) {
+        this.drainScheduled = true;
+        setImmediate(this.drainBound);
+      }
+    }
+    this.notifyIdle();
+  }
+
+  private notifyIdle(): void {
+    if (this.writing || this.pending.length > 0 || this.idleWaiters.length === 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  /** Upstream `getMinOffset`: start of the first file, -1 when there is none. */
+  getMinOffset(): number {
+    return this.mappedFileQueue.getMinOffset();
+  }
+
+  /** End of the written (readable) data: where the next record goes once queued appends are out. */
+  getMaxOffset(): number {
+    return this.mappedFileQueue.getMaxOffset();
+  }
+
+  /** Offset up to which the data is durable. */
+  getFlushedWhere(): number {
+    return this.mappedFileQueue.getFlushedWhere();
+  }
+
+  /**
+   * Up to `maxSize` stored bytes from `offset`, never past the written data of its file (upstream
+   * `getData`, which returns the rest of the file). Undefined when `offset` is not readable.
+   */
+  getData(offset: number, maxSize: number): Buffer | undefined {
+    const file = this.mappedFileQueue.findMappedFileByOffset(offset, offset === 0);
+    if (file === undefined) return undefined;
+    const pos = offset - file.fileFromOffset;
+    const readable = file.getReadPosition() - pos;
+    if (pos < 0 || readable <= 0) return undefined;
+    return file.selectMappedBuffer(pos, Math.min(maxSize, readable));
+  }
+
+  /** Exactly `size` stored bytes from `offset` (upstream `getMessage`), or undefined. */
+  getMessage(offset: number, size: number): Buffer | undefined {
+    const file = this.mappedFileQueue.findMappedFileByOffset(offset, offset === 0);
+    if (file === undefined) return undefined;
+    return file.selectMappedBuffer(offset - file.fileFromOffset, size);
+  }
+
+  /** Upstream `pickupStoreTimestamp`: STORETIMESTAMP of the record at `offset`, -1 if unreadable. */
+  pickupStoreTimestamp(offset: number, size: number): number {
+    if (offset < this.getMinOffset()) return -1;
+    const head = this.getMessage(offset, Math.min(size, StoredRecordPosition.BORN_HOST + 20 + 8));
+    if (head === undefined || head.length < StoredRecordPosition.BORN_HOST + 16) return -1;
+    const pos =
+      StoredRecordPosition.BORN_HOST + bornHostLength(head.readInt32BE(StoredRecordPosition.SYS_FLAG));
+    if (pos + 8 > head.length) return -1;
+    return Number(head.readBigInt64BE(pos));
+  }
+
+  /** Upstream `rollNextFile`: start of the file after the one holding `offset`. */
+  rollNextFile(offset: number): number {
+    const size = this.config.mappedFileSizeCommitLog;
+    return offset + size - (offset % size);
+  }
+
+  /**
+   * Parses the record at `buf[pos]` (upstream `checkMessageAndReturnSize`): see stored-record-reader.
+   * `physicalOffset` is where the record lies in the log, `fileRemaining` the bytes of its file from there.
+   */
+  checkMessageAndReturnSize(
+    buf: Buffer,
+    pos: number,
+    physicalOffset: number,
+    fileRemaining: number,
+    checkCRC = true,
+  ): CheckedRecord {
+    return checkMessage(buf, pos, buf.length - pos, physicalOffset, fileRemaining, {
+      checkCRC,
+      buildRequest: true,
+      delayLevels: this.delayLevels,
+    });
+  }
+
+  /**
+   * Walks the records in `[fromOffset, toOffset)` (a record start up to the written end) and calls
+   * `callback` with each one's DispatchRequest — the reput that rebuilds consume queues and the index.
+   * Resolves with the offset reached. A record that fails its check there is damage: StoreCorruptionError.
+   */
+  forEachRecord(
+    fromOffset: number,
+    callback: (request: DispatchRequest) => void,
+    toOffset = this.getMaxOffset(),
+  ): number {
+    const scanner = new RecordScanner(4 * 1024 * 1024);
+    const options = {
+      checkCRC: false,
+      delayLevels: this.delayLevels,
+      onRecord: (r: ScannedRecord) => {
+        if (r.request !== undefined) callback(r.request);
+      },
+    };
+    let offset = fromOffset;
+    while (offset < toOffset) {
+      const file = this.mappedFileQueue.findMappedFileByOffset(offset);
+      if (file === undefined) break;
+      const limit = Math.min(file.getReadPosition(), toOffset - file.fileFromOffset);
+      const stop = scanner.scanFile(file, offset - file.fileFromOffset, options, true, limit);
+      if (stop.kind === 'blank' || stop.kind === 'eof' || stop.position >= file.fileSize) {
+        offset = file.fileFromOffset + file.fileSize;
+        continue;
+      }
+      offset = file.fileFromOffset + stop.position;
+      if (stop.kind === 'limit') break;
+      throw new StoreCorruptionError(
+        file.fileName,
+        stop.position,
+        offset,
+        `record does not check out: ${stop.reason}`,
+      );
+    }
+    return Math.min(offset, toOffset);
+  }
+
+  // ---------------------------------------------------------------- recovery
+
+  private recoveryContext(buildRequests: boolean): RecoveryContext {
+    return {
+      queue: this.mappedFileQueue,
+      scanner: new RecordScanner(),
+      buildRequests,
+      allowMidLogTruncation: this.config.allowMidLogTruncation,
+      logger: this.log,
+      options: {
+        checkCRC: this.checkCRCOnRecover,
+        delayLevels: this.delayLevels,
+        onRecord: (r: ScannedRecord) => {
+          if (takesQueueOffset(r.sysFlag)) this.raiseQueueOffset(r.topic, r.queueId, r.queueOffset + 1);
+          if (r.request !== undefined) this.dispatch(r.request);
+        },
+      },
+    };
+  }
+
+  /** Recovery: the next queue offset is at least one past every scanned record's. */
+  private raiseQueueOffset(topic: string, queueId: number, next: number): void {
+    let queues = this.topicQueueTable.get(topic);
+    if (queues === undefined) {
+      queues = new Map();
+      this.topicQueueTable.set(topic, queues);
+    }
+    if (next > (queues.get(queueId) ?? 0)) queues.set(queueId, next);
+  }
+
+  private finishRecovery(result: RecoveryResult): RecoveryResult {
+    this.ready = true;
+    this.log.info('commit log recovered', {
+      maxOffset: result.processOffset,
+      scannedBytes: result.scannedBytes,
+      stoppedAt:
+        result.stoppedAt === undefined
+          ? undefined
+          : `${result.stoppedAt.fileName}@${result.stoppedAt.offset}`,
+    });
+    return result;
+  }
+
+  /**
+   * After a clean shutdown (upstream `recoverNormally`): scans the last three files. The queue offsets
+   * of the records scanned are taken into the topic queue table; the store then sets the others from
+   * the consume queues.
+   */
+  recoverNormally(maxPhyOffsetOfConsumeQueue = -1): RecoveryResult {
+    if (!this.loaded) this.load();
+    const files = this.mappedFileQueue.getMappedFiles();
+    const start = Math.max(0, files.length - 3);
+    return this.finishRecovery(recoverFrom(this.recoveryContext(false), start, maxPhyOffsetOfConsumeQueue));
+  }
+
+  /**
+   * After a crash (upstream `recoverAbnormally`): scans from the last file whose first record was
+   * stored at or before the checkpoint's minimum timestamp (the first file without a checkpoint) and
+   * dispatches every record it scans.
+   */
+  recoverAbnormally(maxPhyOffsetOfConsumeQueue = -1): RecoveryResult {
+    if (!this.loaded) this.load();
+    const files = this.mappedFileQueue.getMappedFiles();
+    let start = 0;
+    for (let i = files.length - 1; i >= 0; i--) {
+      if (this.isMappedFileMatchedRecover(files[i]!)) {
+        start = i;
+        break;
+      }
+    }
+    return this.finishRecovery(
+      recoverFrom(this.recoveryContext(this.dispatchers.length > 0), start, maxPhyOffsetOfConsumeQueue),
+    );
+  }
+
+  private isMappedFileMatchedRecover(file: MappedFile): boolean {
+    if (this.checkpoint === undefined) return false;
+    const head = Buffer.alloc(StoredRecordPosition.BORN_HOST + 28);
+    file.readInto(head, 0, head.length, 0);
+    const magic = head.readInt32BE(4);
+    if (magic !== MESSAGE_MAGIC_CODE && magic !== MESSAGE_MAGIC_CODE_V2) return false;
+    const pos =
+      StoredRecordPosition.BORN_HOST + bornHostLength(head.readInt32BE(StoredRecordPosition.SYS_FLAG));
+    const storeTimestamp = head.readBigInt64BE(pos);
+    return storeTimestamp !== 0n && storeTimestamp <= this.checkpoint.getMinTimestamp();
+  }
+
+  // ---------------------------------------------------------------- retention
+
+  /**
+   * Upstream `deleteExpiredFile`: deletes the oldest files last modified `expiredTime` ms ago or more
+   * (all old ones at once when `cleanImmediately`), never the file being appended to.
+   */
+  deleteExpiredFile(
+    expiredTime: number,
+    deleteFilesInterval: number,
+    intervalForcibly: number,
+    cleanImmediately: boolean,
+  ): Promise<number> {
+    return this.mappedFileQueue.deleteExpiredFileByTime(
+      expiredTime,
+      deleteFilesInterval,
+      intervalForcibly,
+      cleanImmediately,
+      this.clock,
+    );
+  }
+}
