@@ -16,13 +16,8 @@ import { ValidationError } from '../common/errors.js';
 import { createLogger, type Logger } from '../common/logger.js';
 import { validateTopic } from '../common/validators.js';
 import type { DispatchRequest } from './dispatch-request.js';
-import {
-  fileNameToOffset,
-  offsetToFileName,
-  removeDirIfEmpty,
-  SegmentFile,
-  SegmentFileError,
-} from './segment-files.js';
+import { fileName2Offset, offset2FileName } from './mapped-file.js';
+import { removeDirIfEmpty, SegmentFile, SegmentFileError } from './segment-files.js';
 
 /** Bytes of one entry (`ConsumeQueue.CQ_STORE_UNIT_SIZE`). */
 export const CQ_STORE_UNIT_SIZE = 20;
@@ -157,7 +152,7 @@ export class ConsumeQueue {
     try {
       for (const name of names) {
         const path = join(this.dir, name);
-        const from = fileNameToOffset(name);
+        const from = fileName2Offset(name);
         if (from === undefined || from % this.fileSize !== 0) {
           throw new SegmentFileError(
             path,
@@ -390,7 +385,7 @@ export class ConsumeQueue {
     }
     let file: SegmentFile;
     try {
-      file = SegmentFile.create(this.dir, offsetToFileName(from), this.fileSize);
+      file = SegmentFile.create(this.dir, offset2FileName(from), this.fileSize);
     } catch (err) {
       this.failure = err instanceof Error ? err : new Error(String(err));
       throw err;

@@ -10,7 +10,6 @@ import {
   existsSync,
   fdatasync,
   fstatSync,
-  fsyncSync,
   ftruncateSync,
   mkdirSync,
   openSync,
@@ -21,6 +20,7 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { RocketMQError } from '../common/errors.js';
+import { describeError, fsyncDirectory } from './file-io.js';
 
 const SYSTEM_ERROR = 1;
 
@@ -37,32 +37,6 @@ export class SegmentFileError extends RocketMQError {
   }
 }
 
-function describe(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
-/** Upstream `UtilAll.offset2FileName`: the offset as 20 zero-padded decimal digits. */
-export function offsetToFileName(offset: number): string {
-  return String(offset).padStart(20, '0');
-}
-
-/** Inverse of offsetToFileName; undefined for any other name. */
-export function fileNameToOffset(name: string): number | undefined {
-  if (!/^\d{20}$/.test(name)) return undefined;
-  const value = Number(name);
-  return Number.isSafeInteger(value) ? value : undefined;
-}
-
-/** fsync of a directory so a created or removed entry survives a power loss. */
-export function fsyncDir(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** mkdir -p that fsyncs the parent of every directory it creates. */
 export function ensureDir(dir: string): void {
   if (existsSync(dir)) return;
@@ -72,11 +46,13 @@ export function ensureDir(dir: string): void {
     mkdirSync(dir);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
-      throw new SegmentFileError(dir, `cannot create directory: ${describe(err)}`, undefined, { cause: err });
+      throw new SegmentFileError(dir, `cannot create directory: ${describeError(err)}`, undefined, {
+        cause: err,
+      });
     }
     return;
   }
-  fsyncDir(parent);
+  fsyncDirectory(parent);
 }
 
 /** Removes a directory if it is empty; any failure (not empty, gone) is ignored. */
@@ -114,16 +90,18 @@ export class SegmentFile {
     try {
       fd = openSync(path, 'wx+');
     } catch (err) {
-      throw new SegmentFileError(path, `cannot create file: ${describe(err)}`, undefined, { cause: err });
+      throw new SegmentFileError(path, `cannot create file: ${describeError(err)}`, undefined, {
+        cause: err,
+      });
     }
     try {
       ftruncateSync(fd, fileSize);
-      fsyncDir(dir);
+      fsyncDirectory(dir);
     } catch (err) {
       closeSync(fd);
       throw new SegmentFileError(
         path,
-        `cannot size new file to ${fileSize} bytes: ${describe(err)}`,
+        `cannot size new file to ${fileSize} bytes: ${describeError(err)}`,
         undefined,
         {
           cause: err,
@@ -139,14 +117,14 @@ export class SegmentFile {
     try {
       fd = openSync(path, 'r+');
     } catch (err) {
-      throw new SegmentFileError(path, `cannot open file: ${describe(err)}`, undefined, { cause: err });
+      throw new SegmentFileError(path, `cannot open file: ${describeError(err)}`, undefined, { cause: err });
     }
     let actual: number;
     try {
       actual = fstatSync(fd).size;
     } catch (err) {
       closeSync(fd);
-      throw new SegmentFileError(path, `cannot stat file: ${describe(err)}`, undefined, { cause: err });
+      throw new SegmentFileError(path, `cannot stat file: ${describeError(err)}`, undefined, { cause: err });
     }
     if (actual !== fileSize) {
       closeSync(fd);
@@ -174,7 +152,7 @@ export class SegmentFile {
         done += writeSync(this.fd, src, srcOffset + done, length - done, position + done);
       }
     } catch (err) {
-      throw new SegmentFileError(this.path, `write failed: ${describe(err)}`, position + done, {
+      throw new SegmentFileError(this.path, `write failed: ${describeError(err)}`, position + done, {
         cause: err,
       });
     }
@@ -191,7 +169,9 @@ export class SegmentFile {
         done += n;
       }
     } catch (err) {
-      throw new SegmentFileError(this.path, `read failed: ${describe(err)}`, position + done, { cause: err });
+      throw new SegmentFileError(this.path, `read failed: ${describeError(err)}`, position + done, {
+        cause: err,
+      });
     }
     if (done < length) {
       throw new SegmentFileError(this.path, 'file ends early (truncated by someone else?)', position + done);
@@ -204,7 +184,9 @@ export class SegmentFile {
     try {
       return fstatSync(this.fd).mtimeMs;
     } catch (err) {
-      throw new SegmentFileError(this.path, `cannot stat file: ${describe(err)}`, undefined, { cause: err });
+      throw new SegmentFileError(this.path, `cannot stat file: ${describeError(err)}`, undefined, {
+        cause: err,
+      });
     }
   }
 
@@ -238,7 +220,7 @@ export class SegmentFile {
       unlinkSync(this.path);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
-        throw new SegmentFileError(this.path, `cannot delete file: ${describe(err)}`, undefined, {
+        throw new SegmentFileError(this.path, `cannot delete file: ${describeError(err)}`, undefined, {
           cause: err,
         });
       }
