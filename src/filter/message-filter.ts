@@ -1,0 +1,153 @@
+/**
+ * The filters the broker hands to the store when it pulls (upstream `broker/.../filter/
+ * ExpressionMessageFilter.java`, `ExpressionForRetryMessageFilter.java`). They have the shape of the
+ * store's MessageFilter (src/store/message-store.ts), declared here because this layer may not import
+ * the store.
+ */
+
+import { MixAll } from '../common/constants.js';
+import {
+  MessageConst,
+  readStoredRecordHeader,
+  string2messageProperties,
+  tagsCodeToInt,
+} from '../common/message/index.js';
+import { isTagType } from '../common/protocol/check-client-request-body.js';
+import { SUB_ALL, type SubscriptionData } from '../common/protocol/subscription-data.js';
+import type { CompiledFilterExpression } from './filter-factory.js';
+
+/** Structurally the store's MessageFilter. */
+export interface MessageFilter {
+  isMatchedByConsumeQueue(tagsCode: bigint | undefined): boolean;
+  isMatchedByCommitLog(record: Buffer | undefined): boolean;
+}
+
+/** What a filter needs of a ConsumerFilterData: the compiled expression, if the expression compiled. */
+export interface FilterDataLike {
+  readonly compiledExpression: CompiledFilterExpression | undefined;
+}
+
+/** ConsumerFilterManager.get as the retry filter uses it. */
+export interface ConsumerFilterLookup {
+  get(topic: string, consumerGroup: string): FilterDataLike | undefined;
+}
+
+/**
+ * The properties of a stored record (MessageDecoder.decodeProperties); undefined when it has none.
+ * Throws RemotingCommandError for a record whose lengths do not add up.
+ */
+export function readRecordProperties(record: Buffer): Map<string, string> | undefined {
+  const header = readStoredRecordHeader(record, 0);
+  if (header.kind !== 'message' || header.propertiesLength === 0) return undefined;
+  const end = header.propertiesOffset + header.propertiesLength;
+  return string2messageProperties(record.toString('utf8', header.propertiesOffset, end));
+}
+
+/** The record's properties; false when the record cannot be read (such a message matches nothing). */
+function readOrFail(record: Buffer | undefined): Map<string, string> | undefined | false {
+  if (record === undefined) return undefined;
+  try {
+    return readRecordProperties(record);
+  } catch {
+    return false;
+  }
+}
+
+function evaluate(
+  expression: CompiledFilterExpression,
+  properties: Map<string, string> | undefined,
+): boolean {
+  try {
+    return expression.matches(properties);
+  } catch {
+    // Upstream logs any Throwable from evaluation and treats the message as not matching.
+    return false;
+  }
+}
+
+/**
+ * Tag subscriptions filter on the consume queue's tag hash and pass everything in the commit log;
+ * SQL92 subscriptions pass the consume queue (no bloom-filter bit maps here) and are evaluated on the
+ * stored record's properties.
+ */
+export class ExpressionMessageFilter implements MessageFilter {
+  protected readonly subscriptionData: SubscriptionData | undefined;
+  protected readonly consumerFilterData: FilterDataLike | undefined;
+  private readonly tagType: boolean;
+  private readonly subAll: boolean;
+  private readonly codes: ReadonlySet<number>;
+
+  constructor(
+    subscriptionData: SubscriptionData | undefined,
+    consumerFilterData: FilterDataLike | undefined,
+  ) {
+    this.subscriptionData = subscriptionData;
+    this.consumerFilterData = consumerFilterData;
+    this.tagType = subscriptionData === undefined || isTagType(subscriptionData.expressionType);
+    this.subAll = subscriptionData?.subString === SUB_ALL;
+    this.codes = new Set(subscriptionData?.codeSet ?? []);
+  }
+
+  /** Everything passes without a subscription or in class-filter mode (upstream's first two checks). */
+  protected passesAll(): boolean {
+    return this.subscriptionData === undefined || this.subscriptionData.classFilterMode;
+  }
+
+  isMatchedByConsumeQueue(tagsCode: bigint | undefined): boolean {
+    if (this.passesAll()) return true;
+    if (!this.tagType) return true;
+    if (tagsCode === undefined || this.subAll) return true;
+    // Java: codeSet.contains(tagsCode.intValue()), the low 32 bits of the stored long.
+    return this.codes.has(tagsCodeToInt(tagsCode));
+  }
+
+  isMatchedByCommitLog(record: Buffer | undefined): boolean {
+    if (this.passesAll() || this.tagType) return true;
+    const expression = this.consumerFilterData?.compiledExpression;
+    if (expression === undefined) return true;
+    const properties = readOrFail(record);
+    if (properties === false) return false;
+    return evaluate(expression, properties);
+  }
+}
+
+/**
+ * With the broker's filterSupportRetry: a consumer's retry topic (`%RETRY%group`, subscribed with
+ * TAG `*`) is filtered with the SQL92 expression the group registered for the message's original
+ * topic (its RETRY_TOPIC property), so retried messages obey the same filter as first deliveries.
+ */
+export class ExpressionForRetryMessageFilter extends ExpressionMessageFilter {
+  constructor(
+    subscriptionData: SubscriptionData | undefined,
+    consumerFilterData: FilterDataLike | undefined,
+    private readonly consumerFilterManager: ConsumerFilterLookup,
+  ) {
+    super(subscriptionData, consumerFilterData);
+  }
+
+  override isMatchedByCommitLog(record: Buffer | undefined): boolean {
+    const sub = this.subscriptionData;
+    if (sub === undefined || sub.classFilterMode) return true;
+    const isRetryTopic = sub.topic.startsWith(MixAll.RETRY_GROUP_TOPIC_PREFIX);
+    if (!isRetryTopic && isTagType(sub.expressionType)) return true;
+    let properties: Map<string, string> | undefined;
+    let filterData = this.consumerFilterData;
+    if (isRetryTopic) {
+      const read = readOrFail(record);
+      if (read === false) return false;
+      properties = read;
+      const realTopic = properties?.get(MessageConst.PROPERTY_RETRY_TOPIC);
+      const group = sub.topic.slice(MixAll.RETRY_GROUP_TOPIC_PREFIX.length);
+      // Upstream dereferences a missing RETRY_TOPIC (NullPointerException); we let the message through.
+      filterData = realTopic === undefined ? undefined : this.consumerFilterManager.get(realTopic, group);
+    }
+    const expression = filterData?.compiledExpression;
+    if (expression === undefined) return true;
+    if (!isRetryTopic) {
+      const read = readOrFail(record);
+      if (read === false) return false;
+      properties = read;
+    }
+    return evaluate(expression, properties);
+  }
+}
