@@ -8,8 +8,8 @@
  */
 
 import * as fs from 'node:fs';
+import { type Clock, systemClock, type TimerHandle } from '../common/clock.js';
 import { createLogger, type Logger } from '../common/logger.js';
-import { type Clock, systemClock, type TimerHandle } from './clock.js';
 import type { CommitLog } from './commit-log.js';
 import type { MessageStoreConfig } from './config.js';
 

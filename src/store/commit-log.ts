@@ -10,12 +10,12 @@
  * (flush-service.ts). A failed write or fdatasync makes the commit log refuse every later append.
  */
 
+import { type Clock, systemClock } from '../common/clock.js';
 import { createLogger, type Logger } from '../common/logger.js';
 import { MESSAGE_MAGIC_CODE, MESSAGE_MAGIC_CODE_V2 } from '../common/message/message.js';
 import { StoredRecordPosition } from '../common/message/stored-format.js';
 import { bornHostLength } from '../common/message/sysflag.js';
 import type { StoreCheckpoint } from './checkpoint.js';
-import { type Clock, systemClock } from './clock.js';
 import {
   RecordScanner,
   type RecoveryContext,

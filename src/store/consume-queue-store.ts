@@ -8,10 +8,10 @@
 
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { type Clock, systemClock, type TimerHandle } from '../common/clock.js';
 import { createLogger, type Logger } from '../common/logger.js';
 import { getTransactionValue, MessageSysFlag } from '../common/message/sysflag.js';
 import { TopicValidator, validateTopic } from '../common/validators.js';
-import { type Clock, systemClock, type TimerHandle } from './clock.js';
 import type { MessageStoreConfig } from './config.js';
 import { StorePath } from './config.js';
 import { ConsumeQueue, validateConsumeQueueFileSize, validateQueueId } from './consume-queue.js';

@@ -13,8 +13,8 @@
  * pages are dirty, or anything is dirty once `flushCommitLogThoroughInterval` has passed.
  */
 
+import type { Clock, TimerHandle } from '../common/clock.js';
 import type { Logger } from '../common/logger.js';
-import type { Clock, TimerHandle } from './clock.js';
 import type { MappedFileQueue } from './mapped-file-queue.js';
 import { PutMessageStatus } from './put-message-result.js';
 

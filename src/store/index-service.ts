@@ -7,11 +7,11 @@
 
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { type Clock, systemClock } from '../common/clock.js';
 import { createLogger, type Logger } from '../common/logger.js';
 import { MessageConst } from '../common/message/message-const.js';
 import { getTransactionValue, MessageSysFlag } from '../common/message/sysflag.js';
 import { buildIndexKey } from '../common/message/tag-hash.js';
-import { type Clock, systemClock } from './clock.js';
 import type { MessageStoreConfig } from './config.js';
 import { StorePath } from './config.js';
 import type { DispatchRequest } from './dispatch-request.js';

@@ -6,8 +6,8 @@
 
 import * as fs from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { Clock } from '../common/clock.js';
 import type { Logger } from '../common/logger.js';
-import type { Clock } from './clock.js';
 import { describeError, type FileIO, fsyncDirectory, nodeFileIO } from './file-io.js';
 import { fileName2Offset, MappedFile } from './mapped-file.js';
 import { StoreCorruptionError, StoreIOError } from './store-error.js';

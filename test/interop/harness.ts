@@ -86,6 +86,11 @@ export interface StartBrokerOptions {
    * which is what tests normally want (the name server drops a broker whose channel closes).
    */
   readonly gracefulStopMs?: number;
+  /**
+   * Store root (storePathRootDir) to use instead of `<homeDir>/store`, e.g. a directory written by
+   * another store; it is outside the home dir, so close() leaves it in place.
+   */
+  readonly storeDir?: string;
 }
 
 /** A decoded reply from the harness's own minimal JSON-header client (used for readiness checks). */
@@ -610,7 +615,7 @@ export async function startBroker(opts: StartBrokerOptions): Promise<BrokerHandl
   const clusterName = opts.clusterName ?? 'DefaultCluster';
   const ports = await freeBrokerPorts();
   const homeDir = newHomeDir('broker');
-  const storeDir = join(homeDir, 'store');
+  const storeDir = opts.storeDir ?? join(homeDir, 'store');
   const conf = {
     brokerClusterName: clusterName,
     brokerName,

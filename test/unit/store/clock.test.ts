@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ManualClock } from '../../../src/store/clock.js';
+import { ManualClock } from '../../../src/common/clock.js';
 import { DEFAULT_MESSAGE_STORE_CONFIG, messageStoreConfig, StorePath } from '../../../src/store/config.js';
 
 test('ManualClock runs due timers in time order and skips cancelled ones', () => {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { ManualClock } from '../../../src/common/clock.js';
 import { createLogger, type LogRecord } from '../../../src/common/logger.js';
 import { StoreCheckpoint } from '../../../src/store/checkpoint.js';
-import { ManualClock } from '../../../src/store/clock.js';
 import { CommitLog, type CommitLogOptions } from '../../../src/store/commit-log.js';
 import type { MessageStoreConfig } from '../../../src/store/config.js';
 import { type PutMessageResult, PutMessageStatus } from '../../../src/store/put-message-result.js';

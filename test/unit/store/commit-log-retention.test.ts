@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { test } from 'node:test';
+import { ManualClock } from '../../../src/common/clock.js';
 import { createLogger } from '../../../src/common/logger.js';
 import { CleanCommitLogService, isItTimeToDo } from '../../../src/store/clean-commit-log-service.js';
-import { ManualClock } from '../../../src/store/clock.js';
 import { CommitLog } from '../../../src/store/commit-log.js';
 import { PutMessageStatus } from '../../../src/store/put-message-result.js';
 import { inner, smallConfig, tempStoreDir, until } from './commit-log-support.js';

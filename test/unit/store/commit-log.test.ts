@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { ManualClock } from '../../../src/common/clock.js';
 import { createLogger, type LogRecord } from '../../../src/common/logger.js';
 import { encodeBatch } from '../../../src/common/message/batch.js';
 import { messageBodyCrc } from '../../../src/common/message/crc32.js';
@@ -11,7 +12,6 @@ import { string2messageProperties } from '../../../src/common/message/properties
 import { decodeMessage, encodeMessage } from '../../../src/common/message/stored-format.js';
 import { MessageSysFlag } from '../../../src/common/message/sysflag.js';
 import { tagsString2tagsCode } from '../../../src/common/message/tag-hash.js';
-import { ManualClock } from '../../../src/store/clock.js';
 import { CommitLog, type MessageExtBatch } from '../../../src/store/commit-log.js';
 import type { MessageStoreConfig } from '../../../src/store/config.js';
 import type { DispatchRequest } from '../../../src/store/dispatch-request.js';

@@ -3,10 +3,10 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { ManualClock } from '../../../src/common/clock.js';
 import { ValidationError } from '../../../src/common/errors.js';
 import { createLogger } from '../../../src/common/logger.js';
 import { MessageSysFlag } from '../../../src/common/message/sysflag.js';
-import { ManualClock } from '../../../src/store/clock.js';
 import {
   type ConsumeQueueFlushInfo,
   ConsumeQueueStore,

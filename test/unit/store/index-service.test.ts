@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { ManualClock } from '../../../src/common/clock.js';
 import { createLogger } from '../../../src/common/logger.js';
 import {
   MessageConst,
@@ -10,7 +11,6 @@ import {
   PROPERTY_SEPARATOR,
 } from '../../../src/common/message/message-const.js';
 import { MessageSysFlag } from '../../../src/common/message/sysflag.js';
-import { ManualClock } from '../../../src/store/clock.js';
 import { DispatchRequest } from '../../../src/store/dispatch-request.js';
 import {
   IndexService,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { ManualClock } from '../../../src/store/clock.js';
+import { ManualClock } from '../../../src/common/clock.js';
 import { offset2FileName } from '../../../src/store/mapped-file.js';
 import { MappedFileQueue } from '../../../src/store/mapped-file-queue.js';
 import { StoreCorruptionError } from '../../../src/store/store-error.js';
