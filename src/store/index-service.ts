@@ -75,6 +75,7 @@ export class IndexService {
   private readonly log: Logger;
   private readonly autoCommit: boolean;
   private readonly onIndexFileFlushed: ((indexMsgTimestamp: bigint) => void | Promise<void>) | undefined;
+  private flushChain: Promise<void> = Promise.resolve();
   private files: IndexFile[] = [];
   private lastName = '';
   private failure: Error | undefined;
@@ -233,7 +234,9 @@ export class IndexService {
       } catch (err) {
         this.fail(err);
       }
-      this.track(this.flushFullFile(last));
+      // Rolled files are synced one after another so the checkpoint's index time only moves forward.
+      this.flushChain = this.flushChain.then(() => this.flushFullFile(last));
+      this.track(this.flushChain);
     }
     return created;
   }
