@@ -111,7 +111,7 @@ export class SegmentFile {
     return new SegmentFile(path, fileSize, fd);
   }
 
-  /** Opens an existing file, which must be exactly `fileSize` bytes long. */
+  /** Opens an existing file, which must be exactly `fileSize` bytes long (or empty: see below). */
   static open(path: string, fileSize: number): SegmentFile {
     let fd: number;
     try {
@@ -125,6 +125,24 @@ export class SegmentFile {
     } catch (err) {
       closeSync(fd);
       throw new SegmentFileError(path, `cannot stat file: ${describeError(err)}`, undefined, { cause: err });
+    }
+    if (actual === 0 && fileSize > 0) {
+      // A kill between creating the file and sizing it leaves it empty: it never held data, so it is
+      // sized now, as create() would have done.
+      try {
+        ftruncateSync(fd, fileSize);
+        actual = fileSize;
+      } catch (err) {
+        closeSync(fd);
+        throw new SegmentFileError(
+          path,
+          `cannot size empty file to ${fileSize} bytes: ${describeError(err)}`,
+          undefined,
+          {
+            cause: err,
+          },
+        );
+      }
     }
     if (actual !== fileSize) {
       closeSync(fd);
