@@ -23,6 +23,8 @@ import {
   checkMessageAndReturnSize,
   needsMoreBytes,
   RecordKind,
+  STORE_TIMESTAMP_HEAD_SIZE,
+  storeTimestampOf,
 } from './stored-record-reader.js';
 
 const DEFAULT_CHUNK_SIZE = 8 * 1024 * 1024;
@@ -408,4 +410,63 @@ function findValidRecordAfter(
 export function takesQueueOffset(sysFlag: number): boolean {
   const t = getTransactionValue(sysFlag);
   return t === MessageSysFlag.TRANSACTION_NOT_TYPE || t === MessageSysFlag.TRANSACTION_COMMIT_TYPE;
+}
+
+/**
+ * Walks the records in `[fromOffset, toOffset)` (a record start up to the written end) and calls
+ * `callback` with each one's DispatchRequest: the reput that rebuilds consume queues and the index.
+ * Returns the offset reached. A record that fails its check there is damage: StoreCorruptionError.
+ */
+export function scanRecords(
+  queue: MappedFileQueue,
+  delayLevels: DelayLevelTable,
+  fromOffset: number,
+  callback: (request: DispatchRequest) => void,
+  toOffset: number,
+): number {
+  const scanner = new RecordScanner(4 * 1024 * 1024);
+  const options = {
+    checkCRC: false,
+    delayLevels,
+    onRecord: (r: ScannedRecord) => {
+      if (r.request !== undefined) callback(r.request);
+    },
+  };
+  let offset = fromOffset;
+  while (offset < toOffset) {
+    const file = queue.findMappedFileByOffset(offset);
+    if (file === undefined) break;
+    const limit = Math.min(file.getReadPosition(), toOffset - file.fileFromOffset);
+    const stop = scanner.scanFile(file, offset - file.fileFromOffset, options, true, limit);
+    if (stop.kind === 'blank' || stop.kind === 'eof' || stop.position >= file.fileSize) {
+      offset = file.fileFromOffset + file.fileSize;
+      continue;
+    }
+    offset = file.fileFromOffset + stop.position;
+    if (stop.kind === 'limit') break;
+    throw new StoreCorruptionError(
+      file.fileName,
+      stop.position,
+      offset,
+      `record does not check out: ${stop.reason}`,
+    );
+  }
+  return Math.min(offset, toOffset);
+}
+
+/**
+ * Upstream `isMappedFileMatchedRecover`: abnormal recovery may start at `file` when its first record
+ * was stored at or before the checkpoint's minimum timestamp (undefined: no checkpoint).
+ */
+export function isMappedFileMatchedRecover(
+  file: MappedFile,
+  checkpointMinTimestamp: bigint | undefined,
+): boolean {
+  if (checkpointMinTimestamp === undefined) return false;
+  const head = Buffer.alloc(STORE_TIMESTAMP_HEAD_SIZE);
+  file.readInto(head, 0, head.length, 0);
+  const magic = head.readInt32BE(4);
+  if (magic !== MESSAGE_MAGIC_CODE && magic !== MESSAGE_MAGIC_CODE_V2) return false;
+  const storeTimestamp = storeTimestampOf(head) ?? 0n;
+  return storeTimestamp !== 0n && storeTimestamp <= checkpointMinTimestamp;
 }

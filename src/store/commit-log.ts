@@ -12,22 +12,27 @@
 
 import { type Clock, systemClock } from '../common/clock.js';
 import { createLogger, type Logger } from '../common/logger.js';
-import { MESSAGE_MAGIC_CODE, MESSAGE_MAGIC_CODE_V2 } from '../common/message/message.js';
-import { StoredRecordPosition } from '../common/message/stored-format.js';
-import { bornHostLength } from '../common/message/sysflag.js';
 import type { StoreCheckpoint } from './checkpoint.js';
 import {
+  isMappedFileMatchedRecover,
   RecordScanner,
   type RecoveryContext,
   type RecoveryResult,
   recoverFrom,
   type ScannedRecord,
+  scanRecords,
   takesQueueOffset,
 } from './commit-log-recovery.js';
-import { type MessageStoreConfig, StorePath } from './config.js';
+import {
+  type CommitLogConfig,
+  type CommitLogOptions,
+  illegal,
+  PendingAppend,
+  WriteSegment,
+} from './commit-log-types.js';
+import { StorePath } from './config.js';
 import { DelayLevelTable } from './delay-level.js';
 import { type CommitLogDispatcher, DispatchRequest } from './dispatch-request.js';
-import type { FileIO } from './file-io.js';
 import { FlushRealTimeService, type GroupCommitRequest, GroupCommitService } from './flush-service.js';
 import type { MappedFile } from './mapped-file.js';
 import { MappedFileQueue } from './mapped-file-queue.js';
@@ -37,9 +42,13 @@ import {
   PutMessageResult,
   PutMessageStatus,
 } from './put-message-result.js';
-import { StoreCorruptionError, StoreIOError } from './store-error.js';
-import type { CheckedRecord } from './stored-record-reader.js';
-import { checkMessageAndReturnSize as checkMessage } from './stored-record-reader.js';
+import { StoreIOError } from './store-error.js';
+import {
+  type CheckedRecord,
+  checkMessageAndReturnSize as checkMessage,
+  STORE_TIMESTAMP_HEAD_SIZE,
+  storeTimestampOf,
+} from './stored-record-reader.js';
 import {
   BatchEntryField,
   batchEntry,
@@ -59,76 +68,8 @@ import {
 } from './stored-record-writer.js';
 
 export type { RecoveryResult } from './commit-log-recovery.js';
+export type { CommitLogConfig, CommitLogOptions } from './commit-log-types.js';
 export type { MessageExtBatch, MessageExtBrokerInner } from './stored-record-writer.js';
-
-export interface CommitLogOptions {
-  clock?: Clock;
-  logger?: Logger;
-  /** File system calls (tests inject failures, slow or counted fsyncs). */
-  io?: FileIO;
-  /** Receives physicMsgTimestamp after each flush; abnormal recovery starts from it. */
-  checkpoint?: StoreCheckpoint;
-  /** Upstream `messageDelayLevel` (not in MessageStoreConfig yet). */
-  messageDelayLevel?: string;
-  /** Upstream `osPageCacheBusyTimeOutMills` [1000]: a write running longer makes appends OS_PAGECACHE_BUSY. */
-  osPageCacheBusyTimeOutMills?: number;
-  /** Bytes of appends allowed to queue behind the running write before OS_PAGECACHE_BUSY [64 MiB]. */
-  maxPendingBytes?: number;
-  /** Largest single write [4 MiB]; more queued bytes go out in the next write. */
-  maxWriteBytes?: number;
-  /** Upstream `checkCRCOnRecover` [true]. */
-  checkCRCOnRecover?: boolean;
-  /**
-   * 'sync' [default]: the turn's write is a blocking pwrite into the page cache (what upstream's
-   * mapped-memory copy amounts to); 'async': a libuv thread-pool write, the event loop keeps running.
-   */
-  writeMode?: 'sync' | 'async';
-}
-
-/** Settings of MessageStoreConfig the commit log reads. */
-export type CommitLogConfig = Pick<
-  MessageStoreConfig,
-  | 'storePathRootDir'
-  | 'mappedFileSizeCommitLog'
-  | 'flushDiskType'
-  | 'flushIntervalCommitLog'
-  | 'flushCommitLogLeastPages'
-  | 'flushCommitLogThoroughInterval'
-  | 'syncFlushTimeout'
-  | 'maxMessageSize'
-  | 'allowMidLogTruncation'
->;
-
-class PendingAppend {
-  physicalOffset = 0;
-  queueOffset = 0;
-  /** Index of the write segment holding the record, -1 when it got none. */
-  segment = -1;
-  constructor(
-    readonly item: PreparedMessage | PreparedBatch,
-    readonly resolve: (result: PutMessageResult) => void,
-  ) {}
-}
-
-class WriteSegment {
-  done = false;
-  constructor(
-    readonly file: MappedFile,
-    readonly filePosition: number,
-    readonly start: number,
-    readonly end: number,
-    /** The file's write position once this segment is written (its size after a BLANK). */
-    readonly endPosition: number,
-  ) {}
-}
-
-/** A message field the record cannot carry (e.g. a host that is not an IP literal). */
-function illegal(err: unknown): Refusal {
-  return {
-    status: PutMessageStatus.MESSAGE_ILLEGAL,
-    reason: err instanceof Error ? err.message : String(err),
-  };
-}
 
 const DEFAULT_MAX_WRITE_BYTES = 4 * 1024 * 1024;
 const DEFAULT_MAX_PENDING_BYTES = 64 * 1024 * 1024;
@@ -721,12 +662,9 @@ export class CommitLog {
   /** Upstream `pickupStoreTimestamp`: STORETIMESTAMP of the record at `offset`, -1 if unreadable. */
   pickupStoreTimestamp(offset: number, size: number): number {
     if (offset < this.getMinOffset()) return -1;
-    const head = this.getMessage(offset, Math.min(size, StoredRecordPosition.BORN_HOST + 20 + 8));
-    if (head === undefined || head.length < StoredRecordPosition.BORN_HOST + 16) return -1;
-    const pos =
-      StoredRecordPosition.BORN_HOST + bornHostLength(head.readInt32BE(StoredRecordPosition.SYS_FLAG));
-    if (pos + 8 > head.length) return -1;
-    return Number(head.readBigInt64BE(pos));
+    const head = this.getMessage(offset, Math.min(size, STORE_TIMESTAMP_HEAD_SIZE));
+    const timestamp = head === undefined ? undefined : storeTimestampOf(head);
+    return timestamp === undefined ? -1 : Number(timestamp);
   }
 
   /** Upstream `rollNextFile`: start of the file after the one holding `offset`. */
@@ -763,34 +701,7 @@ export class CommitLog {
     callback: (request: DispatchRequest) => void,
     toOffset = this.getMaxOffset(),
   ): number {
-    const scanner = new RecordScanner(4 * 1024 * 1024);
-    const options = {
-      checkCRC: false,
-      delayLevels: this.delayLevels,
-      onRecord: (r: ScannedRecord) => {
-        if (r.request !== undefined) callback(r.request);
-      },
-    };
-    let offset = fromOffset;
-    while (offset < toOffset) {
-      const file = this.mappedFileQueue.findMappedFileByOffset(offset);
-      if (file === undefined) break;
-      const limit = Math.min(file.getReadPosition(), toOffset - file.fileFromOffset);
-      const stop = scanner.scanFile(file, offset - file.fileFromOffset, options, true, limit);
-      if (stop.kind === 'blank' || stop.kind === 'eof' || stop.position >= file.fileSize) {
-        offset = file.fileFromOffset + file.fileSize;
-        continue;
-      }
-      offset = file.fileFromOffset + stop.position;
-      if (stop.kind === 'limit') break;
-      throw new StoreCorruptionError(
-        file.fileName,
-        stop.position,
-        offset,
-        `record does not check out: ${stop.reason}`,
-      );
-    }
-    return Math.min(offset, toOffset);
+    return scanRecords(this.mappedFileQueue, this.delayLevels, fromOffset, callback, toOffset);
   }
 
   // ---------------------------------------------------------------- recovery
@@ -858,7 +769,7 @@ export class CommitLog {
     const files = this.mappedFileQueue.getMappedFiles();
     let start = 0;
     for (let i = files.length - 1; i >= 0; i--) {
-      if (this.isMappedFileMatchedRecover(files[i]!)) {
+      if (isMappedFileMatchedRecover(files[i]!, this.checkpoint?.getMinTimestamp())) {
         start = i;
         break;
       }
@@ -866,18 +777,6 @@ export class CommitLog {
     return this.finishRecovery(
       recoverFrom(this.recoveryContext(this.dispatchers.length > 0), start, maxPhyOffsetOfConsumeQueue),
     );
-  }
-
-  private isMappedFileMatchedRecover(file: MappedFile): boolean {
-    if (this.checkpoint === undefined) return false;
-    const head = Buffer.alloc(StoredRecordPosition.BORN_HOST + 28);
-    file.readInto(head, 0, head.length, 0);
-    const magic = head.readInt32BE(4);
-    if (magic !== MESSAGE_MAGIC_CODE && magic !== MESSAGE_MAGIC_CODE_V2) return false;
-    const pos =
-      StoredRecordPosition.BORN_HOST + bornHostLength(head.readInt32BE(StoredRecordPosition.SYS_FLAG));
-    const storeTimestamp = head.readBigInt64BE(pos);
-    return storeTimestamp !== 0n && storeTimestamp <= this.checkpoint.getMinTimestamp();
   }
 
   // ---------------------------------------------------------------- retention

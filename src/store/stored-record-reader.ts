@@ -244,3 +244,14 @@ function needMore(out: CheckedRecord, bytes: number): CheckedRecord {
 export function needsMoreBytes(r: CheckedRecord): boolean {
   return r.kind === RecordKind.CORRUPT && r.reason.startsWith('need ');
 }
+
+/** Bytes of a record's head that always hold its STORETIMESTAMP (IPv6 born host included). */
+export const STORE_TIMESTAMP_HEAD_SIZE = StoredRecordPosition.BORN_HOST + 20 + 8;
+
+/** STORETIMESTAMP of the record whose first bytes are `head`, undefined when `head` is too short. */
+export function storeTimestampOf(head: Buffer): bigint | undefined {
+  if (head.length < StoredRecordPosition.BORN_HOST + 16) return undefined;
+  const pos =
+    StoredRecordPosition.BORN_HOST + bornHostLength(head.readInt32BE(StoredRecordPosition.SYS_FLAG));
+  return pos + 8 > head.length ? undefined : head.readBigInt64BE(pos);
+}
