@@ -66,6 +66,7 @@ import {
   prepareMessage,
   type Refusal,
 } from './stored-record-writer.js';
+import { TopicQueueTable } from './topic-queue-table.js';
 
 export type { RecoveryResult } from './commit-log-recovery.js';
 export type { CommitLogConfig, CommitLogOptions } from './commit-log-types.js';
@@ -91,7 +92,7 @@ export class CommitLog {
   private readonly groupCommit: GroupCommitService;
   private readonly flushService: FlushRealTimeService;
   private readonly dispatchers: CommitLogDispatcher[] = [];
-  private readonly topicQueueTable = new Map<string, Map<number, number>>();
+  private readonly queueOffsets = new TopicQueueTable();
   private pending: PendingAppend[] = [];
   private pendingBytes = 0;
   private drainScheduled = false;
@@ -243,53 +244,25 @@ export class CommitLog {
 
   /** Next queue offset of each queue, keyed `topic-queueId` as upstream. */
   getTopicQueueTable(): Map<string, number> {
-    const out = new Map<string, number>();
-    for (const [topic, queues] of this.topicQueueTable) {
-      for (const [queueId, next] of queues) out.set(`${topic}-${queueId}`, next);
-    }
-    return out;
+    return this.queueOffsets.toMap();
   }
 
   /** Replaces the table (upstream `setTopicQueueTable`, fed from the consume queues at recovery). */
   setTopicQueueTable(table: ReadonlyMap<string, number | bigint>): void {
-    this.topicQueueTable.clear();
-    for (const [key, next] of table) {
-      const dash = key.lastIndexOf('-');
-      const queueId = Number(key.slice(dash + 1));
-      if (dash <= 0 || !Number.isInteger(queueId)) continue;
-      this.setTopicQueueOffset(key.slice(0, dash), queueId, next);
-    }
+    this.queueOffsets.replace(table);
   }
 
   /** Sets the queue offset the next message of `topic`/`queueId` gets. */
   setTopicQueueOffset(topic: string, queueId: number, next: number | bigint): void {
-    let queues = this.topicQueueTable.get(topic);
-    if (queues === undefined) {
-      queues = new Map();
-      this.topicQueueTable.set(topic, queues);
-    }
-    queues.set(queueId, Number(next));
+    this.queueOffsets.set(topic, queueId, next);
   }
 
   getTopicQueueOffset(topic: string, queueId: number): number {
-    return this.topicQueueTable.get(topic)?.get(queueId) ?? 0;
+    return this.queueOffsets.get(topic, queueId);
   }
 
   removeQueueFromTopicQueueTable(topic: string, queueId: number): void {
-    const queues = this.topicQueueTable.get(topic);
-    queues?.delete(queueId);
-    if (queues?.size === 0) this.topicQueueTable.delete(topic);
-  }
-
-  private nextQueueOffset(topic: string, queueId: number, count: number): number {
-    let queues = this.topicQueueTable.get(topic);
-    if (queues === undefined) {
-      queues = new Map();
-      this.topicQueueTable.set(topic, queues);
-    }
-    const current = queues.get(queueId) ?? 0;
-    queues.set(queueId, current + count);
-    return current;
+    this.queueOffsets.remove(topic, queueId);
   }
 
   // ---------------------------------------------------------------- appends
@@ -448,10 +421,10 @@ export class CommitLog {
       p.physicalOffset = file.fileFromOffset + filePos;
       p.segment = segments.length;
       if (item.kind === 0) {
-        p.queueOffset = item.consumesQueueOffset ? this.nextQueueOffset(item.topic, item.queueId, 1) : 0;
+        p.queueOffset = item.consumesQueueOffset ? this.queueOffsets.take(item.topic, item.queueId, 1) : 0;
         bufPos = encodeMessage(buf, bufPos, item, p.queueOffset, p.physicalOffset, storeTimestamp);
       } else {
-        p.queueOffset = this.nextQueueOffset(item.topic, item.queueId, item.count);
+        p.queueOffset = this.queueOffsets.take(item.topic, item.queueId, item.count);
         bufPos = encodeBatch(buf, bufPos, item, p.queueOffset, p.physicalOffset, storeTimestamp);
       }
       filePos += item.size;
@@ -717,21 +690,11 @@ export class CommitLog {
         checkCRC: this.checkCRCOnRecover,
         delayLevels: this.delayLevels,
         onRecord: (r: ScannedRecord) => {
-          if (takesQueueOffset(r.sysFlag)) this.raiseQueueOffset(r.topic, r.queueId, r.queueOffset + 1);
+          if (takesQueueOffset(r.sysFlag)) this.queueOffsets.raise(r.topic, r.queueId, r.queueOffset + 1);
           if (r.request !== undefined) this.dispatch(r.request);
         },
       },
     };
-  }
-
-  /** Recovery: the next queue offset is at least one past every scanned record's. */
-  private raiseQueueOffset(topic: string, queueId: number, next: number): void {
-    let queues = this.topicQueueTable.get(topic);
-    if (queues === undefined) {
-      queues = new Map();
-      this.topicQueueTable.set(topic, queues);
-    }
-    if (next > (queues.get(queueId) ?? 0)) queues.set(queueId, next);
   }
 
   private finishRecovery(result: RecoveryResult): RecoveryResult {
