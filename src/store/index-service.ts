@@ -114,7 +114,10 @@ export class IndexService {
         }
         if (name > this.lastName) this.lastName = name;
         const f = IndexFile.open(path, this.hashSlotNum, this.indexNum);
-        if (!lastExitOK && f.getEndTimestamp() > indexMsgTimestamp) {
+        // After a crash only full files are trusted: the file being filled keeps its slot table in memory
+        // between flushes, so its on-disk slots may miss entries even when its end time looks checkpointed
+        // (many records share one millisecond). The reput rebuilds it from the commit log.
+        if (!lastExitOK && (f.getEndTimestamp() > indexMsgTimestamp || !f.isWriteFull())) {
           this.log.info('deleting index file newer than the checkpoint', { file: path });
           f.destroy();
           continue;
