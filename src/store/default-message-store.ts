@@ -204,8 +204,8 @@ export class DefaultMessageStore implements MessageStore {
   }
 
   /**
-   * First commit-log offset the index does not cover: one past the last record it holds an entry for
-   * (upstream's buildIndex would index that record a second time).
+   * First commit-log offset the reput must index: the last record the index holds an entry for, whose
+   * keys may be only partly indexed (upstream's buildIndex also starts there).
    */
   private computeIndexFrom(): number {
     const files = this.indexService.indexFiles();
@@ -213,7 +213,9 @@ export class DefaultMessageStore implements MessageStore {
     if (last === undefined) return 0;
     const end = Number(last.getEndPhyOffset());
     const hasEntries = end > 0 || files.some((f) => f.getIndexCount() > 1);
-    return hasEntries ? end + 1 : 0;
+    // The record at the end offset is indexed again (IndexService skips the keys it already has):
+    // after a crash its keys may span a kept full file and a dropped one.
+    return hasEntries ? end : 0;
   }
 
   // ---------------------------------------------------------------- life cycle

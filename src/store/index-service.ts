@@ -179,11 +179,15 @@ export class IndexService {
     if (req.commitLogOffset < file.getEndPhyOffset()) return;
     if (getTransactionValue(req.sysFlag) === MessageSysFlag.TRANSACTION_ROLLBACK_TYPE) return;
     try {
-      if (req.uniqKey !== undefined) file = this.putKey(file, req, buildIndexKey(req.topic, req.uniqKey));
+      // The record at the index's end offset may be indexed again after a crash (its keys can span a
+      // full file and a lost one): keys it already has are skipped so none is lost or doubled.
+      const again = req.commitLogOffset === file.getEndPhyOffset();
+      if (req.uniqKey !== undefined)
+        file = this.putNewKey(file, req, buildIndexKey(req.topic, req.uniqKey), again);
       const keys = req.keys;
       if (keys !== undefined && keys.length > 0) {
         for (const key of keys.split(MessageConst.KEY_SEPARATOR)) {
-          if (key.length > 0) file = this.putKey(file, req, buildIndexKey(req.topic, key));
+          if (key.length > 0) file = this.putNewKey(file, req, buildIndexKey(req.topic, key), again);
         }
       }
     } catch (err) {
@@ -193,6 +197,23 @@ export class IndexService {
       this.commitScheduled = true;
       queueMicrotask(this.scheduledCommit);
     }
+  }
+
+  private putNewKey(file: IndexFile, req: DispatchRequest, key: string, checkExisting: boolean): IndexFile {
+    if (checkExisting && this.hasEntry(key, req.commitLogOffset)) return file;
+    return this.putKey(file, req, key);
+  }
+
+  /** True when a file ending at or after `phyOffset` already holds `key` for it. */
+  private hasEntry(key: string, phyOffset: bigint): boolean {
+    for (let i = this.files.length - 1; i >= 0; i--) {
+      const f = this.files[i] as IndexFile;
+      if (f.getEndPhyOffset() < phyOffset) break;
+      const found: bigint[] = [];
+      f.selectPhyOffset(found, key, this.maxMsgsNumBatch, 0n, BigInt(Number.MAX_SAFE_INTEGER));
+      if (found.includes(phyOffset)) return true;
+    }
+    return false;
   }
 
   private putKey(file: IndexFile, req: DispatchRequest, key: string): IndexFile {
