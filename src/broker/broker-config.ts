@@ -17,15 +17,12 @@ import { ValidationError } from '../common/errors.js';
 import { parseJavaProperties } from '../common/java-properties.js';
 import type { Logger } from '../common/logger.js';
 import { parseJavaBoolean, parseJavaInt, parseJavaLong } from '../remoting/protocol/header-schema.js';
-import {
-  DEFAULT_MESSAGE_STORE_CONFIG,
-  type FlushDiskType,
-  type MessageStoreConfig,
-} from '../store/config.js';
+import { DEFAULT_MESSAGE_STORE_CONFIG, type MessageStoreConfig } from '../store/config.js';
 
 export type BrokerRole = 'ASYNC_MASTER' | 'SYNC_MASTER' | 'SLAVE';
 
-export interface BrokerConfig {
+/** broker.conf: BrokerConfig, NettyServer/ClientConfig and MessageStoreConfig keys in one object, as upstream. */
+export interface BrokerConfig extends MessageStoreConfig {
   // ---- BrokerConfig ----
   /** `;`-separated name server addresses; env NAMESRV_ADDR by default. */
   namesrvAddr: string | undefined;
@@ -86,36 +83,8 @@ export interface BrokerConfig {
   clientChannelMaxIdleTimeSeconds: number;
   clientCloseSocketIfTimeout: boolean;
   // ---- MessageStoreConfig ----
-  /** Root of the store and of config/ [~/store]. */
-  storePathRootDir: string;
   storePathCommitLog: string | undefined;
-  /** Commit-log file size [1 GiB] (upstream key; `mapedFileSizeCommitLog` was its name before 4.5). */
-  mappedFileSizeCommitLog: number;
-  mappedFileSizeConsumeQueue: number;
-  flushDiskType: FlushDiskType;
   brokerRole: BrokerRole;
-  flushIntervalCommitLog: number;
-  flushCommitLogLeastPages: number;
-  flushCommitLogThoroughInterval: number;
-  syncFlushTimeout: number;
-  flushIntervalConsumeQueue: number;
-  flushConsumeQueueLeastPages: number;
-  flushConsumeQueueThoroughInterval: number;
-  /** Largest message accepted [4 MiB]. */
-  maxMessageSize: number;
-  /** Hours a commit-log file is kept [72]. */
-  fileReservedTime: number;
-  /** Hour(s) of day expired files are deleted ["04"]. */
-  deleteWhen: string;
-  diskMaxUsedSpaceRatio: number;
-  maxHashSlotNum: number;
-  maxIndexNum: number;
-  messageIndexEnable: boolean;
-  maxTransferCountOnMessageInMemory: number;
-  maxTransferBytesOnMessageInMemory: number;
-  maxTransferCountOnMessageInDisk: number;
-  maxTransferBytesOnMessageInDisk: number;
-  accessMessageInMemoryMaxRatio: number;
   /** Delay levels 1..n of scheduled messages. */
   messageDelayLevel: string;
   flushDelayOffsetInterval: number;
@@ -126,8 +95,6 @@ export interface BrokerConfig {
   checkCRCOnRecover: boolean;
   cleanResourceInterval: number;
   // ---- rocketmq-ts only ----
-  /** The store's own rule (see store/config.ts); accepted in broker.conf. */
-  allowMidLogTruncation: boolean;
   /** Interface to listen on; undefined = every interface, as upstream. Not read from files. */
   listenHost: string | undefined;
   /** ms between scans for clients without heartbeat (ClientHousekeepingService: 10 s). */
@@ -445,6 +412,7 @@ const STORE = DEFAULT_MESSAGE_STORE_CONFIG;
 export const DEFAULT_BROKER_CONFIG: Readonly<
   Omit<BrokerConfig, 'namesrvAddr' | 'brokerIP1' | 'brokerIP2' | 'brokerName' | 'storePathRootDir'>
 > = Object.freeze({
+  ...STORE,
   brokerClusterName: 'DefaultCluster',
   brokerId: 0,
   brokerPermission: 6,
@@ -484,29 +452,7 @@ export const DEFAULT_BROKER_CONFIG: Readonly<
   clientChannelMaxIdleTimeSeconds: 120,
   clientCloseSocketIfTimeout: true,
   storePathCommitLog: undefined,
-  mappedFileSizeCommitLog: STORE.mappedFileSizeCommitLog,
-  mappedFileSizeConsumeQueue: STORE.mappedFileSizeConsumeQueue,
-  flushDiskType: STORE.flushDiskType,
   brokerRole: 'ASYNC_MASTER',
-  flushIntervalCommitLog: STORE.flushIntervalCommitLog,
-  flushCommitLogLeastPages: STORE.flushCommitLogLeastPages,
-  flushCommitLogThoroughInterval: STORE.flushCommitLogThoroughInterval,
-  syncFlushTimeout: STORE.syncFlushTimeout,
-  flushIntervalConsumeQueue: STORE.flushIntervalConsumeQueue,
-  flushConsumeQueueLeastPages: STORE.flushConsumeQueueLeastPages,
-  flushConsumeQueueThoroughInterval: STORE.flushConsumeQueueThoroughInterval,
-  maxMessageSize: STORE.maxMessageSize,
-  fileReservedTime: STORE.fileReservedTime,
-  deleteWhen: STORE.deleteWhen,
-  diskMaxUsedSpaceRatio: STORE.diskMaxUsedSpaceRatio,
-  maxHashSlotNum: STORE.maxHashSlotNum,
-  maxIndexNum: STORE.maxIndexNum,
-  messageIndexEnable: STORE.messageIndexEnable,
-  maxTransferCountOnMessageInMemory: STORE.maxTransferCountOnMessageInMemory,
-  maxTransferBytesOnMessageInMemory: STORE.maxTransferBytesOnMessageInMemory,
-  maxTransferCountOnMessageInDisk: STORE.maxTransferCountOnMessageInDisk,
-  maxTransferBytesOnMessageInDisk: STORE.maxTransferBytesOnMessageInDisk,
-  accessMessageInMemoryMaxRatio: STORE.accessMessageInMemoryMaxRatio,
   messageDelayLevel: '1s 5s 10s 30s 1m 2m 3m 4m 5m 6m 7m 8m 9m 10m 20m 30m 1h 2h',
   flushDelayOffsetInterval: 10_000,
   haListenPort: 10912,
@@ -514,7 +460,6 @@ export const DEFAULT_BROKER_CONFIG: Readonly<
   defaultQueryMaxNum: 32,
   checkCRCOnRecover: true,
   cleanResourceInterval: 10_000,
-  allowMidLogTruncation: STORE.allowMidLogTruncation,
   listenHost: undefined,
   clientHousekeepingInterval: 10_000,
   channelExpiredTimeout: 120_000,
@@ -750,32 +695,13 @@ export function loadBrokerConfig(
 
 /** The store's config from the broker's (same key names). */
 export function toMessageStoreConfig(c: BrokerConfig): MessageStoreConfig {
-  return {
-    storePathRootDir: c.storePathRootDir,
-    mappedFileSizeCommitLog: c.mappedFileSizeCommitLog,
-    mappedFileSizeConsumeQueue: c.mappedFileSizeConsumeQueue,
-    flushDiskType: c.flushDiskType,
-    flushIntervalCommitLog: c.flushIntervalCommitLog,
-    flushCommitLogLeastPages: c.flushCommitLogLeastPages,
-    flushCommitLogThoroughInterval: c.flushCommitLogThoroughInterval,
-    syncFlushTimeout: c.syncFlushTimeout,
-    flushIntervalConsumeQueue: c.flushIntervalConsumeQueue,
-    flushConsumeQueueLeastPages: c.flushConsumeQueueLeastPages,
-    flushConsumeQueueThoroughInterval: c.flushConsumeQueueThoroughInterval,
-    maxMessageSize: c.maxMessageSize,
-    fileReservedTime: c.fileReservedTime,
-    deleteWhen: c.deleteWhen,
-    diskMaxUsedSpaceRatio: c.diskMaxUsedSpaceRatio,
-    maxHashSlotNum: c.maxHashSlotNum,
-    maxIndexNum: c.maxIndexNum,
-    messageIndexEnable: c.messageIndexEnable,
-    maxTransferCountOnMessageInMemory: c.maxTransferCountOnMessageInMemory,
-    maxTransferBytesOnMessageInMemory: c.maxTransferBytesOnMessageInMemory,
-    maxTransferCountOnMessageInDisk: c.maxTransferCountOnMessageInDisk,
-    maxTransferBytesOnMessageInDisk: c.maxTransferBytesOnMessageInDisk,
-    accessMessageInMemoryMaxRatio: c.accessMessageInMemoryMaxRatio,
-    allowMidLogTruncation: c.allowMidLogTruncation,
-  };
+  const out: Record<string, unknown> = { storePathRootDir: c.storePathRootDir };
+  for (const key of Object.keys(DEFAULT_MESSAGE_STORE_CONFIG) as Array<
+    keyof typeof DEFAULT_MESSAGE_STORE_CONFIG
+  >) {
+    out[key] = c[key];
+  }
+  return out as unknown as MessageStoreConfig;
 }
 
 /**

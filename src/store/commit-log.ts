@@ -285,25 +285,21 @@ export class CommitLog {
 
   /** Appends one message (upstream `asyncPutMessage`). */
   putMessage(inner: MessageExtBrokerInner): Promise<PutMessageResult> {
-    const status = this.checkStoreStatus();
-    if (status !== undefined) return Promise.resolve(new PutMessageResult(status));
-    let prepared: PreparedMessage | Refusal;
-    try {
-      prepared = prepareMessage(inner, this.limits);
-    } catch (err) {
-      prepared = illegal(err);
-    }
-    if (isRefusal(prepared)) return this.refused(prepared);
-    return this.enqueue(prepared);
+    return this.append(() => prepareMessage(inner, this.limits));
   }
 
   /** Appends a batch as consecutive records in one file (upstream `asyncPutMessages`). */
   putMessages(batch: MessageExtBatch): Promise<PutMessageResult> {
+    return this.append(() => prepareBatch(batch, this.limits));
+  }
+
+  /** Checks the store, encodes the record(s) and queues them for this turn's write. */
+  private append(prepare: () => PreparedMessage | PreparedBatch | Refusal): Promise<PutMessageResult> {
     const status = this.checkStoreStatus();
     if (status !== undefined) return Promise.resolve(new PutMessageResult(status));
-    let prepared: PreparedBatch | Refusal;
+    let prepared: PreparedMessage | PreparedBatch | Refusal;
     try {
-      prepared = prepareBatch(batch, this.limits);
+      prepared = prepare();
     } catch (err) {
       prepared = illegal(err);
     }
