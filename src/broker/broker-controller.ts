@@ -23,6 +23,7 @@ import {
   type RemotingServerSettings,
 } from '../remoting/transport/index.js';
 import type { MessageStoreConfig } from '../store/config.js';
+import { DefaultMessageStore } from '../store/default-message-store.js';
 import {
   type BrokerConfig,
   type BrokerConfigEnvironment,
@@ -40,7 +41,7 @@ import {
 } from './client/default-consumer-ids-change-listener.js';
 import { ProducerManager } from './client/producer-manager.js';
 import type { ConfigFileIO } from './config-manager.js';
-import { type BrokerMessageStore, EMPTY_MESSAGE_STORE } from './message-store.js';
+import type { BrokerMessageStore } from './message-store.js';
 import { ConsumerOffsetManager } from './offset/consumer-offset-manager.js';
 import { type BrokerIdentity, BrokerOuterAPI, type RegisterBrokerResult } from './out/broker-outer-api.js';
 import type { BrokerContext, BrokerRequestHandler } from './processor/broker-context.js';
@@ -61,7 +62,7 @@ export interface CreateBrokerOptions {
   env?: BrokerConfigEnvironment;
   clock?: Clock;
   logger?: Logger;
-  /** Defaults to EMPTY_MESSAGE_STORE (every queue empty) until the store is wired in. */
+  /** Defaults to a DefaultMessageStore over storePathRootDir, owned (loaded, started, shut down) by the broker. */
   messageStore?: BrokerMessageStore;
   /** More handlers (send, pull...), registered after the built-in ones (a code here replaces one). */
   handlers?: ReadonlyMap<number, BrokerRequestHandler>;
@@ -93,6 +94,8 @@ export class BrokerController implements BrokerContext {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly messageStore: BrokerMessageStore;
+  /** The store this broker built itself (it learns the bound address once listening). */
+  private readonly ownStore: DefaultMessageStore | undefined;
   readonly consumerFilter: ConsumerFilterHooks | undefined;
   readonly topicConfigManager: TopicConfigManager;
   readonly subscriptionGroupManager: SubscriptionGroupManager;
@@ -119,7 +122,18 @@ export class BrokerController implements BrokerContext {
     this.clock = options.clock ?? systemClock;
     this.logger = options.logger ?? createLogger('broker');
     this.configuration = new BrokerConfiguration(this.config, this.clock, options.extraProperties);
-    this.messageStore = options.messageStore ?? EMPTY_MESSAGE_STORE;
+    if (options.messageStore === undefined) {
+      this.ownStore = new DefaultMessageStore(this.storeConfig, {
+        clock: this.clock,
+        logger: this.logger.child('store'),
+        brokerRole: this.config.brokerRole,
+        messageDelayLevel: this.config.messageDelayLevel,
+      });
+      this.messageStore = this.ownStore;
+    } else {
+      this.ownStore = undefined;
+      this.messageStore = options.messageStore;
+    }
     this.consumerFilter = options.consumerFilter;
     const config = this.config;
     const io = options.configFileIO === undefined ? {} : { io: options.configFileIO };
@@ -249,14 +263,17 @@ export class BrokerController implements BrokerContext {
       await this.topicConfigManager.load();
       await this.consumerOffsetManager.load();
       await this.subscriptionGroupManager.load();
-      await this.messageStore.load?.();
-      await this.messageStore.start?.();
+      await this.messageStore.load();
+      await this.messageStore.start();
       const host = this.config.listenHost;
       const address = await this.remotingServer.listen({
         port: this.config.listenPort,
         ...(host === undefined ? {} : { host }),
       });
       this.boundPort = address.port;
+      if (this.ownStore !== undefined) {
+        this.ownStore.brokerStoreHost = { address: this.config.brokerIP1, port: address.port };
+      }
       const vipAddress = await this.fastRemotingServer.listen({
         port: this.config.listenPort === 0 ? 0 : this.config.listenPort - 2,
         ...(host === undefined ? {} : { host }),
@@ -282,6 +299,9 @@ export class BrokerController implements BrokerContext {
         this.fastRemotingServer.close(),
         this.remotingClient.close(),
       ]);
+      await this.messageStore.shutdown().catch((e: unknown) => {
+        this.logger.error('message store shutdown failed', { error: describe(e) });
+      });
       throw error;
     }
   }
@@ -312,7 +332,7 @@ export class BrokerController implements BrokerContext {
     this.offsetTimer = undefined;
     await Promise.all([this.remotingServer.close(), this.fastRemotingServer.close()]);
     try {
-      await this.messageStore.shutdown?.();
+      await this.messageStore.shutdown();
     } catch (error) {
       this.logger.error('message store shutdown failed', { error: describe(error) });
     }

@@ -47,7 +47,7 @@ export {
 } from './client/default-consumer-ids-change-listener.js';
 export { ProducerManager } from './client/producer-manager.js';
 export { type ConfigFileIO, ConfigManager, NODE_CONFIG_FILE_IO } from './config-manager.js';
-export { type BrokerMessageStore, EMPTY_MESSAGE_STORE } from './message-store.js';
+export type { BrokerMessageStore } from './message-store.js';
 export { ConsumerOffsetManager } from './offset/consumer-offset-manager.js';
 export { BrokerOuterAPI, type RegisterBrokerResult } from './out/broker-outer-api.js';
 export {

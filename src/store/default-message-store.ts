@@ -84,7 +84,11 @@ export class DefaultMessageStore implements MessageStore {
   private readonly clock: Clock;
   private readonly log: Logger;
   private readonly cleanCommitLogService: CleanCommitLogService;
-  private readonly brokerStoreHost: HostAddress | undefined;
+  /**
+   * The broker's own address, for offset message ids; the broker sets it once its port is bound
+   * (listenPort 0 picks one after the store exists).
+   */
+  brokerStoreHost: HostAddress | undefined;
   private readonly brokerRole: BrokerRole;
   private readonly getContext: GetMessageContext;
   private readonly listeners: MessageArrivingListener[] = [];

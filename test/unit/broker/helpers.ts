@@ -18,6 +18,8 @@ import {
   clientConnectionSettings,
   clientSettings,
 } from '../../../src/remoting/transport/index.js';
+import type { GetMessageResult, QueryMessageResult } from '../../../src/store/message-store.js';
+import type { PutMessageResult } from '../../../src/store/put-message-result.js';
 
 export { ManualClock };
 
@@ -75,7 +77,7 @@ export class FakeMessageStore implements BrokerMessageStore {
     return this.inDisk.has(`${topic}/${queueId}/${consumeOffset}`);
   }
 
-  async getOffsetInQueueByTime(topic: string, queueId: number, timestamp: bigint): Promise<bigint> {
+  getOffsetInQueueByTime(topic: string, queueId: number, timestamp: bigint): bigint {
     this.calls.push(`byTime ${topic}/${queueId}/${timestamp}`);
     return 42n;
   }
@@ -88,6 +90,38 @@ export class FakeMessageStore implements BrokerMessageStore {
   cleanUnusedTopic(keepTopics: ReadonlySet<string>): void {
     this.cleaned.push(keepTopics);
   }
+
+  async load(): Promise<void> {}
+  async start(): Promise<void> {}
+  async shutdown(): Promise<void> {}
+  putMessage(): Promise<PutMessageResult> {
+    throw new Error('FakeMessageStore: putMessage is not part of these tests');
+  }
+  putMessages(): Promise<PutMessageResult> {
+    throw new Error('FakeMessageStore: putMessages is not part of these tests');
+  }
+  getMessage(): Promise<GetMessageResult> {
+    throw new Error('FakeMessageStore: getMessage is not part of these tests');
+  }
+  queryMessage(): Promise<QueryMessageResult> {
+    throw new Error('FakeMessageStore: queryMessage is not part of these tests');
+  }
+  getCommitLogOffsetInQueue(): bigint {
+    return -1n;
+  }
+  getMessageStoreTimeStamp(): bigint {
+    return -1n;
+  }
+  selectOneMessageByOffset(): Buffer | undefined {
+    return undefined;
+  }
+  getMinPhyOffset(): bigint {
+    return 0n;
+  }
+  getMaxPhyOffset(): bigint {
+    return 0n;
+  }
+  onMessageArrived(): void {}
 }
 
 /** duplexPair ends that, like a socket pair, close each other. */
