@@ -94,6 +94,8 @@ export interface BrokerConfig extends MessageStoreConfig {
   defaultQueryMaxNum: number;
   checkCRCOnRecover: boolean;
   cleanResourceInterval: number;
+  /** A slave corrects pull offsets (PULL_OFFSET_MOVED) as a master does [false]. */
+  offsetCheckInSlave: boolean;
   // ---- rocketmq-ts only ----
   /** Interface to listen on; undefined = every interface, as upstream. Not read from files. */
   listenHost: string | undefined;
@@ -107,6 +109,8 @@ export interface BrokerConfig extends MessageStoreConfig {
   flushConsumerOffsetDelay: number;
   /** ms an unregistration waits for each name server (BrokerOuterAPI.unregisterBroker: 3 s). */
   unregisterBrokerTimeoutMills: number;
+  /** ms between re-checks of held pulls with long polling on (PullRequestHoldService: 5 s). */
+  longPollingCheckInterval: number;
 }
 
 type Owner =
@@ -136,7 +140,8 @@ type CodeOnlyKey =
   | 'channelExpiredTimeout'
   | 'registerNameServerDelay'
   | 'flushConsumerOffsetDelay'
-  | 'unregisterBrokerTimeoutMills';
+  | 'unregisterBrokerTimeoutMills'
+  | 'longPollingCheckInterval';
 
 export type BrokerConfigFileKey = Exclude<keyof BrokerConfig, CodeOnlyKey>;
 
@@ -226,6 +231,7 @@ export const BROKER_CONFIG_KEYS: { readonly [K in BrokerConfigFileKey]: ConfigKe
   defaultQueryMaxNum: ms(INT),
   checkCRCOnRecover: ms(BOOL),
   cleanResourceInterval: ms(INT),
+  offsetCheckInSlave: ms(BOOL),
   allowMidLogTruncation: { kind: BOOL, owner: 'rocketmq-ts' },
 };
 
@@ -330,7 +336,6 @@ export const UPSTREAM_IGNORED_KEYS: ReadonlySet<string> = new Set([
   'slaveTimeout',
   'cleanFileForciblyEnable',
   'warmMapedFileEnable',
-  'offsetCheckInSlave',
   'debugLockEnable',
   'duplicationEnable',
   'diskFallRecorded',
@@ -460,12 +465,14 @@ export const DEFAULT_BROKER_CONFIG: Readonly<
   defaultQueryMaxNum: 32,
   checkCRCOnRecover: true,
   cleanResourceInterval: 10_000,
+  offsetCheckInSlave: false,
   listenHost: undefined,
   clientHousekeepingInterval: 10_000,
   channelExpiredTimeout: 120_000,
   registerNameServerDelay: 10_000,
   flushConsumerOffsetDelay: 10_000,
   unregisterBrokerTimeoutMills: 3000,
+  longPollingCheckInterval: 5000,
 });
 
 /** Every default, the machine-dependent ones from `env`. */

@@ -15,6 +15,7 @@ import { createLogger, type Logger } from '../common/logger.js';
 import type { DataVersion } from '../common/protocol/data-version.js';
 import type { TopicConfigSerializeWrapper } from '../common/protocol/register-broker-body.js';
 import { createTopicConfig, type TopicConfig } from '../common/protocol/topic-config.js';
+import { ConsumerFilterManager } from '../filter/consumer-filter-manager.js';
 import {
   type BoundAddress,
   type Connection,
@@ -40,12 +41,18 @@ import {
   DefaultConsumerIdsChangeListener,
 } from './client/default-consumer-ids-change-listener.js';
 import { ProducerManager } from './client/producer-manager.js';
+import { RebalanceLockManager } from './client/rebalance-lock-manager.js';
 import type { ConfigFileIO } from './config-manager.js';
+import { NotifyMessageArrivingListener } from './longpolling/notify-message-arriving-listener.js';
+import { PullRequestHoldService } from './longpolling/pull-request-hold-service.js';
 import type { BrokerMessageStore } from './message-store.js';
 import { ConsumerOffsetManager } from './offset/consumer-offset-manager.js';
 import { type BrokerIdentity, BrokerOuterAPI, type RegisterBrokerResult } from './out/broker-outer-api.js';
 import type { BrokerContext, BrokerRequestHandler } from './processor/broker-context.js';
 import { BROKER_REQUEST_HANDLERS, registerBrokerProcessors } from './processor/processor-table.js';
+import { executeRequestWhenWakeup } from './processor/pull-message.js';
+import { BrokerStats } from './stats/broker-stats.js';
+import { BrokerStatsManager } from './stats/broker-stats-manager.js';
 import { SubscriptionGroupManager } from './subscription/subscription-group-manager.js';
 import { TopicConfigManager } from './topic/topic-config-manager.js';
 
@@ -68,6 +75,7 @@ export interface CreateBrokerOptions {
   handlers?: ReadonlyMap<number, BrokerRequestHandler>;
   /** Transport settings beyond those broker.conf carries. */
   remoting?: Partial<RemotingServerSettings>;
+  /** Replaces the broker's own ConsumerFilterManager as the receiver of the groups' subscriptions. */
   consumerFilter?: ConsumerFilterHooks;
   /** How the metadata files are read and written (tests pass an in-memory one). */
   configFileIO?: ConfigFileIO;
@@ -94,14 +102,20 @@ export class BrokerController implements BrokerContext {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly messageStore: BrokerMessageStore;
+  readonly brokerStatsManager: BrokerStatsManager;
+  readonly brokerStats: BrokerStats;
   /** The store this broker built itself (it learns the bound address once listening). */
   private readonly ownStore: DefaultMessageStore | undefined;
   readonly consumerFilter: ConsumerFilterHooks | undefined;
+  /** upstream's consumerFilterManager: the groups' SQL92 filters, fed by heartbeats unless replaced. */
+  readonly consumerFilterManager: ConsumerFilterManager;
+  readonly pullRequestHoldService: PullRequestHoldService;
   readonly topicConfigManager: TopicConfigManager;
   readonly subscriptionGroupManager: SubscriptionGroupManager;
   readonly consumerOffsetManager: ConsumerOffsetManager;
   readonly producerManager: ProducerManager;
   readonly consumerManager: ConsumerManager;
+  readonly rebalanceLockManager: RebalanceLockManager;
   readonly clientHousekeepingService: ClientHousekeepingService;
   readonly remotingServer: RemotingServer;
   /** upstream's fastRemotingServer: the VIP channel on listenPort - 2. */
@@ -127,6 +141,7 @@ export class BrokerController implements BrokerContext {
         clock: this.clock,
         logger: this.logger.child('store'),
         brokerRole: this.config.brokerRole,
+        offsetCheckInSlave: this.config.offsetCheckInSlave,
         messageDelayLevel: this.config.messageDelayLevel,
       });
       this.messageStore = this.ownStore;
@@ -134,7 +149,13 @@ export class BrokerController implements BrokerContext {
       this.ownStore = undefined;
       this.messageStore = options.messageStore;
     }
-    this.consumerFilter = options.consumerFilter;
+    this.brokerStatsManager = new BrokerStatsManager({
+      clusterName: this.config.brokerClusterName,
+      clock: this.clock,
+    });
+    this.brokerStats = new BrokerStats(this.messageStore, this.clock, this.logger.child('stats'));
+    this.consumerFilterManager = new ConsumerFilterManager({ clock: this.clock });
+    this.consumerFilter = options.consumerFilter ?? this.consumerFilterManager;
     const config = this.config;
     const io = options.configFileIO === undefined ? {} : { io: options.configFileIO };
     this.topicConfigManager = new TopicConfigManager({
@@ -162,11 +183,25 @@ export class BrokerController implements BrokerContext {
       channelExpiredTimeout: config.channelExpiredTimeout,
     });
     this.consumerManager = new ConsumerManager({
-      listener: new DefaultConsumerIdsChangeListener(config, clientLogger, options.consumerFilter),
+      listener: new DefaultConsumerIdsChangeListener(config, clientLogger, this.consumerFilter),
       clock: this.clock,
       logger: clientLogger,
       channelExpiredTimeout: config.channelExpiredTimeout,
     });
+    this.rebalanceLockManager = new RebalanceLockManager({
+      clock: this.clock,
+      logger: this.logger.child('rebalanceLock'),
+    });
+    this.pullRequestHoldService = new PullRequestHoldService({
+      config,
+      store: this.messageStore,
+      clock: this.clock,
+      logger: this.logger.child('longPolling'),
+      wakeUp: (pullRequest) => executeRequestWhenWakeup(this, pullRequest),
+    });
+    this.messageStore.onMessageArrived(
+      new NotifyMessageArrivingListener(this.pullRequestHoldService, config).arriving,
+    );
     this.clientHousekeepingService = new ClientHousekeepingService({
       producerManager: this.producerManager,
       consumerManager: this.consumerManager,
@@ -280,6 +315,9 @@ export class BrokerController implements BrokerContext {
       });
       this.brokerOuterAPI.updateNameServerAddressList(this.config.namesrvAddr);
       this.clientHousekeepingService.start();
+      this.brokerStatsManager.start();
+      this.brokerStats.start();
+      this.pullRequestHoldService.start();
       this.offsetTimer = this.clock.setTimeout(this.persistOffsets, this.config.flushConsumerOffsetDelay);
       this.state = 'running';
       await this.registerBrokerAll(true, false, true);
@@ -293,6 +331,9 @@ export class BrokerController implements BrokerContext {
     } catch (error) {
       this.state = 'stopped';
       this.clientHousekeepingService.shutdown();
+      this.brokerStatsManager.shutdown();
+      this.brokerStats.shutdown();
+      this.pullRequestHoldService.shutdown();
       this.offsetTimer?.cancel();
       await Promise.all([
         this.remotingServer.close(),
@@ -326,6 +367,9 @@ export class BrokerController implements BrokerContext {
       return;
     }
     this.clientHousekeepingService.shutdown();
+    this.brokerStatsManager.shutdown();
+    this.brokerStats.shutdown();
+    this.pullRequestHoldService.shutdown();
     this.registerTimer?.cancel();
     this.offsetTimer?.cancel();
     this.registerTimer = undefined;

@@ -46,7 +46,20 @@ export {
   DefaultConsumerIdsChangeListener,
 } from './client/default-consumer-ids-change-listener.js';
 export { ProducerManager } from './client/producer-manager.js';
+export {
+  REBALANCE_LOCK_MAX_LIVE_TIME,
+  RebalanceLockManager,
+  type RebalanceLockManagerOptions,
+} from './client/rebalance-lock-manager.js';
 export { type ConfigFileIO, ConfigManager, NODE_CONFIG_FILE_IO } from './config-manager.js';
+export {
+  ManyPullRequest,
+  NotifyMessageArrivingListener,
+  PullRequest,
+  PullRequestHoldService,
+  type PullRequestHoldServiceOptions,
+  type PullResponder,
+} from './longpolling/index.js';
 export type { BrokerMessageStore } from './message-store.js';
 export { ConsumerOffsetManager } from './offset/consumer-offset-manager.js';
 export { BrokerOuterAPI, type RegisterBrokerResult } from './out/broker-outer-api.js';
@@ -62,6 +75,10 @@ export {
   NOT_ON_VIP_CHANNEL,
   registerBrokerProcessors,
 } from './processor/processor-table.js';
+export { executeRequestWhenWakeup, processPullRequest, pullMessage } from './processor/pull-message.js';
+export { BrokerStats } from './stats/broker-stats.js';
+export { BrokerStatsManager } from './stats/broker-stats-manager.js';
+export { Stats } from './stats/stats-names.js';
 export { SubscriptionGroupManager, validateGroup } from './subscription/subscription-group-manager.js';
 export {
   MAX_TOPIC_QUEUE_NUMS,

@@ -608,6 +608,11 @@ export class CommitLog {
     return this.mappedFileQueue.getFlushedWhere();
   }
 
+  /** How long the write under way has taken so far (upstream `lockTimeMills`), 0 when none is. */
+  lockTimeMills(): number {
+    return this.writing ? Math.max(0, this.clock.now() - this.writeStartedAt) : 0;
+  }
+
   /**
    * Up to `maxSize` stored bytes from `offset`, never past the written data of its file (upstream
    * `getData`, which returns the rest of the file). Undefined when `offset` is not readable.

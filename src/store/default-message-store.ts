@@ -13,6 +13,7 @@ import { mkdirSync } from 'node:fs';
 import { totalmem } from 'node:os';
 import { type Clock, systemClock } from '../common/clock.js';
 import { RocketMQError } from '../common/errors.js';
+import { javaDoubleString } from '../common/java-format.js';
 import { createLogger, type Logger } from '../common/logger.js';
 import type { HostAddress } from '../common/message/host.js';
 import { MESSAGE_MAGIC_CODE, MESSAGE_MAGIC_CODE_V2, type MessageExt } from '../common/message/message.js';
@@ -26,6 +27,7 @@ import { CommitLog, type CommitLogOptions, type RecoveryResult } from './commit-
 import { type MessageStoreConfig, StorePath } from './config.js';
 import { type ConsumeQueue, validateQueueId } from './consume-queue.js';
 import { ConsumeQueueStore, type QueueRef } from './consume-queue-store.js';
+import { diskPartitionSpaceUsedPercent } from './disk-usage.js';
 import type { DispatchRequest } from './dispatch-request.js';
 import {
   checkInDiskByCommitOffset,
@@ -311,6 +313,7 @@ export class DefaultMessageStore implements MessageStore {
     this.consumeQueueStore.start();
     this.cleanConsumeQueues();
     this.cleanCommitLogService.start();
+    this.stats.start(this.clock);
     this.state = 'running';
   }
 
@@ -354,6 +357,7 @@ export class DefaultMessageStore implements MessageStore {
     const wasOpen = this.state === 'loaded' || this.state === 'running';
     this.state = 'stopped';
     if (!wasOpen) return;
+    this.stats.shutdown();
     let firstError: unknown;
     const step = async (what: string, fn: () => Promise<void> | void): Promise<void> => {
       try {
@@ -405,17 +409,20 @@ export class DefaultMessageStore implements MessageStore {
   putMessage(message: MessageExtBrokerInner): Promise<PutMessageResult> {
     const refused = this.checkStoreStatus();
     if (refused !== undefined) return Promise.resolve(new PutMessageResult(refused));
-    return this.commitLog.putMessage(message).then(this.countPut);
+    const begin = this.clock.now();
+    return this.commitLog.putMessage(message).then((result) => this.countPut(result, begin));
   }
 
   putMessages(batch: MessageExtBatch): Promise<PutMessageResult> {
     const refused = this.checkStoreStatus();
     if (refused !== undefined) return Promise.resolve(new PutMessageResult(refused));
-    return this.commitLog.putMessages(batch).then(this.countPut);
+    const begin = this.clock.now();
+    return this.commitLog.putMessages(batch).then((result) => this.countPut(result, begin));
   }
 
-  private readonly countPut = (result: PutMessageResult): PutMessageResult => {
+  private countPut(result: PutMessageResult, begin: number): PutMessageResult {
     const stats = this.stats;
+    stats.recordPutTime(this.clock.now() - begin);
     if (result.isOk()) {
       stats.putMessageTimesTotal += result.appendMessageResult?.msgNum ?? 1;
       stats.putMessageSizeTotal += result.appendMessageResult?.wroteBytes ?? 0;
@@ -423,7 +430,7 @@ export class DefaultMessageStore implements MessageStore {
       stats.putMessageFailedTimes++;
     }
     return result;
-  };
+  }
 
   /** Flushes the commit log; resolves with the flushed offset (upstream `flush`). */
   async flush(): Promise<bigint> {
@@ -668,12 +675,35 @@ export class DefaultMessageStore implements MessageStore {
     return this.findQueue(topic, queueId);
   }
 
-  /** Upstream `getRuntimeInfo`: the stats and the commit log's bounds. */
+  /**
+   * Upstream `getRuntimeInfo`, in its put order: the stats service's figures, the used ratio of each
+   * commit-log path's disk (and the least of them) and of the consume queues' disk, and the commit
+   * log's bounds. No schedule service runs here, so no scheduleMessageOffset_<level> keys.
+   */
   getRuntimeInfo(): Map<string, string> {
-    const info = this.stats.toRuntimeInfo();
+    const info = this.stats.getRuntimeInfo(this.clock.now());
+    let least = Number.MAX_VALUE;
+    for (const path of this.commitLog.mappedFileQueue.storePath.trim().split(';')) {
+      const ratio = diskPartitionSpaceUsedPercent(path);
+      info.set(`commitLogDiskRatio_${path}`, javaDoubleString(ratio));
+      least = Math.min(least, ratio);
+    }
+    info.set('commitLogDiskRatio', javaDoubleString(least));
+    const logics = diskPartitionSpaceUsedPercent(StorePath.consumeQueue(this.config.storePathRootDir));
+    info.set('consumeQueueDiskRatio', javaDoubleString(logics));
     info.set('commitLogMinOffset', String(this.commitLog.getMinOffset()));
     info.set('commitLogMaxOffset', String(this.commitLog.getMaxOffset()));
     return info;
+  }
+
+  /** How long the commit-log write under way has taken (upstream `lockTimeMills`), 0 when idle. */
+  lockTimeMills(): number {
+    return this.commitLog.lockTimeMills();
+  }
+
+  /** Written commit-log bytes not yet flushed (upstream `CommitLog.remainHowManyDataToFlush`). */
+  remainHowManyDataToFlush(): number {
+    return this.commitLog.mappedFileQueue.remainHowManyDataToFlush();
   }
 
   // ---------------------------------------------------------------- topics and retention

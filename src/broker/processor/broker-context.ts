@@ -6,6 +6,7 @@ import type { Clock } from '../../common/clock.js';
 import type { Logger } from '../../common/logger.js';
 import type { DataVersion } from '../../common/protocol/data-version.js';
 import type { TopicConfig } from '../../common/protocol/topic-config.js';
+import type { ConsumerFilterManager } from '../../filter/consumer-filter-manager.js';
 import type { RemotingCommand } from '../../remoting/protocol/command.js';
 import type { ProcessorContext } from '../../remoting/transport/index.js';
 import type { MessageStoreConfig } from '../../store/config.js';
@@ -14,8 +15,12 @@ import type { BrokerConfiguration } from '../broker-configuration.js';
 import type { ConsumerManager } from '../client/consumer-manager.js';
 import type { ConsumerFilterHooks } from '../client/default-consumer-ids-change-listener.js';
 import type { ProducerManager } from '../client/producer-manager.js';
+import type { RebalanceLockManager } from '../client/rebalance-lock-manager.js';
+import type { PullRequestHoldService } from '../longpolling/pull-request-hold-service.js';
 import type { BrokerMessageStore } from '../message-store.js';
 import type { ConsumerOffsetManager } from '../offset/consumer-offset-manager.js';
+import type { BrokerStats } from '../stats/broker-stats.js';
+import type { BrokerStatsManager } from '../stats/broker-stats-manager.js';
 import type { SubscriptionGroupManager } from '../subscription/subscription-group-manager.js';
 import type { TopicConfigManager } from '../topic/topic-config-manager.js';
 
@@ -30,13 +35,23 @@ export interface BrokerContext {
   readonly consumerOffsetManager: ConsumerOffsetManager;
   readonly producerManager: ProducerManager;
   readonly consumerManager: ConsumerManager;
+  /** Orderly consumers' queue locks (LOCK_BATCH_MQ / UNLOCK_BATCH_MQ). */
+  readonly rebalanceLockManager: RebalanceLockManager;
   readonly messageStore: BrokerMessageStore;
+  /** Per-topic, per-group and broker-wide put/get counters (send and pull paths bump them). */
+  readonly brokerStatsManager: BrokerStatsManager;
+  /** The store's put/get totals at the last two midnights (runtime info). */
+  readonly brokerStats: BrokerStats;
   /** The store's view of the settings (UPDATE_BROKER_CONFIG keeps it in step). */
   readonly storeConfig: MessageStoreConfig;
   /** `brokerIP1:listenPort` (the bound port once started): the address clients and name servers know. */
   readonly brokerAddr: string;
   /** The consumer filter manager's hooks, when one is plugged in. */
   readonly consumerFilter: ConsumerFilterHooks | undefined;
+  /** The SQL92 filters of the groups' subscriptions, compiled once per subscription version. */
+  readonly consumerFilterManager: ConsumerFilterManager;
+  /** Pulls that found nothing, held until a message arrives (long polling). */
+  readonly pullRequestHoldService: PullRequestHoldService;
   /** Registers with every name server; never rejects (failures are logged). */
   registerBrokerAll(checkOrderConfig: boolean, oneway: boolean, forceRegister: boolean): Promise<void>;
   /** Registers one changed topic with every name server (UPDATE_AND_CREATE_TOPIC); never rejects. */

@@ -14,6 +14,7 @@ export const deleteSubscriptionGroup: BrokerRequestHandler = async (broker, ctx,
     broker.consumerOffsetManager.removeOffset(h.groupName);
     void broker.consumerOffsetManager.persist();
   }
+  if (broker.config.autoDeleteUnusedStats) broker.brokerStatsManager.onGroupDeleted(h.groupName);
   await Promise.all([broker.subscriptionGroupManager.flushed(), broker.consumerOffsetManager.flushed()]);
   return createResponse(request, ResponseCode.SUCCESS);
 };

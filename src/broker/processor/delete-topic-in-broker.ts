@@ -27,5 +27,6 @@ export const deleteTopicInBroker: BrokerRequestHandler = async (broker, ctx, req
   broker.topicConfigManager.deleteTopicConfig(h.topic);
   await broker.topicConfigManager.flushed();
   await broker.messageStore.cleanUnusedTopic(new Set(broker.topicConfigManager.topicConfigTable.keys()));
+  if (broker.config.autoDeleteUnusedStats) broker.brokerStatsManager.onTopicDeleted(h.topic);
   return createResponse(request, ResponseCode.SUCCESS);
 };

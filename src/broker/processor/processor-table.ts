@@ -16,21 +16,31 @@ import { getAllConsumerOffset } from './get-all-consumer-offset.js';
 import { getAllSubscriptionGroupConfig } from './get-all-subscription-group-config.js';
 import { getAllTopicConfig } from './get-all-topic-config.js';
 import { getBrokerConfig } from './get-broker-config.js';
+import { getBrokerRuntimeInfo } from './get-broker-runtime-info.js';
+import { getConsumeStats } from './get-consume-stats.js';
 import { getConsumerConnectionList } from './get-consumer-connection-list.js';
 import { getConsumerListByGroup } from './get-consumer-list-by-group.js';
 import { getEarliestMsgStoretime } from './get-earliest-msg-storetime.js';
 import { getMaxOffset } from './get-max-offset.js';
 import { getMinOffset } from './get-min-offset.js';
 import { getProducerConnectionList } from './get-producer-connection-list.js';
+import { getTopicStatsInfo } from './get-topic-stats-info.js';
 import { heartBeat } from './heart-beat.js';
+import { lockBatchMQ } from './lock-batch-mq.js';
+import { pullMessage } from './pull-message.js';
 import { queryConsumerOffset } from './query-consumer-offset.js';
+import { queryMessage } from './query-message.js';
 import { queryTopicConsumeByWho } from './query-topic-consume-by-who.js';
 import { searchOffsetByTimestamp } from './search-offset-by-timestamp.js';
+import { sendMessage } from './send-message.js';
+import { unlockBatchMQ } from './unlock-batch-mq.js';
 import { unregisterClient } from './unregister-client.js';
 import { updateAndCreateSubscriptionGroup } from './update-and-create-subscription-group.js';
 import { updateAndCreateTopic } from './update-and-create-topic.js';
 import { updateBrokerConfig } from './update-broker-config.js';
 import { updateConsumerOffset } from './update-consumer-offset.js';
+import { viewBrokerStatsData } from './view-broker-stats-data.js';
+import { viewMessageById } from './view-message-by-id.js';
 
 export const BROKER_REQUEST_HANDLERS: ReadonlyMap<number, BrokerRequestHandler> = new Map([
   // ClientManageProcessor
@@ -41,7 +51,14 @@ export const BROKER_REQUEST_HANDLERS: ReadonlyMap<number, BrokerRequestHandler> 
   [RequestCode.GET_CONSUMER_LIST_BY_GROUP, getConsumerListByGroup],
   [RequestCode.UPDATE_CONSUMER_OFFSET, updateConsumerOffset],
   [RequestCode.QUERY_CONSUMER_OFFSET, queryConsumerOffset],
+  // PullMessageProcessor (main port only, see NOT_ON_VIP_CHANNEL)
+  [RequestCode.PULL_MESSAGE, pullMessage],
+  // QueryMessageProcessor
+  [RequestCode.QUERY_MESSAGE, queryMessage],
+  [RequestCode.VIEW_MESSAGE_BY_ID, viewMessageById],
   // AdminBrokerProcessor
+  [RequestCode.LOCK_BATCH_MQ, lockBatchMQ],
+  [RequestCode.UNLOCK_BATCH_MQ, unlockBatchMQ],
   [RequestCode.UPDATE_AND_CREATE_TOPIC, updateAndCreateTopic],
   [RequestCode.DELETE_TOPIC_IN_BROKER, deleteTopicInBroker],
   [RequestCode.GET_ALL_TOPIC_CONFIG, getAllTopicConfig],
@@ -58,6 +75,14 @@ export const BROKER_REQUEST_HANDLERS: ReadonlyMap<number, BrokerRequestHandler> 
   [RequestCode.GET_PRODUCER_CONNECTION_LIST, getProducerConnectionList],
   [RequestCode.GET_ALL_CONSUMER_OFFSET, getAllConsumerOffset],
   [RequestCode.QUERY_TOPIC_CONSUME_BY_WHO, queryTopicConsumeByWho],
+  [RequestCode.GET_TOPIC_STATS_INFO, getTopicStatsInfo],
+  [RequestCode.GET_CONSUME_STATS, getConsumeStats],
+  [RequestCode.GET_BROKER_RUNTIME_INFO, getBrokerRuntimeInfo],
+  [RequestCode.VIEW_BROKER_STATS_DATA, viewBrokerStatsData],
+  // SendMessageProcessor: one handler, the header's batch flag picks the path
+  [RequestCode.SEND_MESSAGE, sendMessage],
+  [RequestCode.SEND_MESSAGE_V2, sendMessage],
+  [RequestCode.SEND_BATCH_MESSAGE, sendMessage],
 ]);
 
 /** Codes the VIP channel (listenPort - 2) does not serve: upstream registers PULL_MESSAGE on the main port only. */

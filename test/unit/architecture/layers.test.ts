@@ -33,8 +33,19 @@ const ALLOWED: Record<string, readonly string[]> = {
   broker: ['broker', 'store', 'filter', 'remoting/transport', 'remoting/protocol', 'common'],
   client: ['client', 'filter', 'remoting/transport', 'remoting/protocol', 'common'],
   admin: ['admin', 'client', 'filter', 'remoting/transport', 'remoting/protocol', 'common'],
+  embedded: [
+    'embedded',
+    'broker',
+    'namesrv',
+    'store',
+    'filter',
+    'remoting/transport',
+    'remoting/protocol',
+    'common',
+  ],
   cli: [
     'cli',
+    'embedded',
     'admin',
     'client',
     'broker',
@@ -46,6 +57,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'common',
   ],
   '.': [
+    'embedded',
     'admin',
     'client',
     'broker',

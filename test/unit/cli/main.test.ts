@@ -28,9 +28,26 @@ test('an unknown command fails with exit code 2 and names the command', () => {
   assert.match(run.stderr, /unknown command "frobnicate"/);
 });
 
-test('commands that are not built yet say so and fail', async () => {
-  const err: string[] = [];
-  const code = await main(['start'], { out: () => undefined, err: (t) => err.push(t) });
-  assert.equal(code, 1);
-  assert.match(err.join(''), /not yet/);
+test('each server command prints its own help', async () => {
+  for (const [command, usage] of [
+    ['start', /Usage: rmq start/],
+    ['broker', /Usage: rmq broker/],
+    ['namesrv', /Usage: rmq namesrv/],
+  ] as const) {
+    const out: string[] = [];
+    const code = await main([command, '--help'], { out: (t) => out.push(t), err: () => undefined });
+    assert.equal(code, 0);
+    assert.match(out.join(''), usage);
+  }
+});
+
+test('a bad flag is refused before anything starts', async () => {
+  await assert.rejects(
+    main(['start', '--no-such-flag'], { out: () => undefined, err: () => undefined }),
+    /no-such-flag/,
+  );
+  await assert.rejects(
+    main(['broker', '--port', 'x'], { out: () => undefined, err: () => undefined }),
+    /--port: not a port: x/,
+  );
 });

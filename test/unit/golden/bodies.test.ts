@@ -220,6 +220,12 @@ interface BodyCase {
   readonly options?: StringifyFastjsonOptions;
 }
 
+/** The runtime-info keys in their put order, as the fixture's `content` lists them. */
+const RUNTIME_INFO_KEYS: string[] =
+  /in the order (\S+); each value/
+    .exec(bodies.find((b) => b.name === 'kv-table.runtime-info')?.content ?? '')?.[1]
+    ?.split(',') ?? [];
+
 const CASES: Record<string, BodyCase> = {
   'topic-route.default': { type: TOPIC_ROUTE_DATA, expected: ROUTE },
   // BrowserCompatible + MapSortField: Long keys become JSON strings, map entries are sorted.
@@ -267,6 +273,42 @@ const CASES: Record<string, BodyCase> = {
         [mq(0), { lastUpdateTimestamp: 1700000000000, maxOffset: 1000, minOffset: 0 }],
         [mq(1), { lastUpdateTimestamp: 1700000000001, maxOffset: 1001, minOffset: 1 }],
       ]),
+    },
+  },
+  'consume-stats.many': {
+    type: bean({ consumeTps: 'double', offsetTable: { map: MESSAGE_QUEUE, of: bean() } }),
+    expected: {
+      consumeTps: 1 / 3,
+      offsetTable: new FjMap<FastjsonValue, FastjsonValue>(
+        ['TopicTest', 'TopicOrder'].flatMap((topic) =>
+          [0, 1, 2, 3, 4, 5, 6, 7].map((q): [FastjsonValue, FastjsonValue] => [
+            { brokerName: 'broker-a', queueId: q, topic },
+            {
+              brokerOffset: 1000 * q + 7,
+              consumerOffset: 1000 * q,
+              lastTimestamp: q === 0 ? 0 : 1700000000000 + q,
+            },
+          ]),
+        ),
+      ),
+    },
+  },
+  'broker-stats-data': {
+    type: bean(
+      Object.fromEntries(
+        ['statsDay', 'statsHour', 'statsMinute'].map((k) => [k, bean({ avgpt: 'double', tps: 'double' })]),
+      ),
+    ),
+    expected: {
+      statsDay: { avgpt: 12345678.9, sum: 9007199254740993n, tps: 1.0e-4 },
+      statsHour: { avgpt: 0, sum: 7200, tps: 1 / 3 },
+      statsMinute: { avgpt: 1.5, sum: 120, tps: 2 },
+    },
+  },
+  'kv-table.runtime-info': {
+    type: bean({ table: { map: 'string', of: 'value' } }),
+    expected: {
+      table: Object.fromEntries(RUNTIME_INFO_KEYS.map((k, i) => [k, String(i)])),
     },
   },
   'consumer-offset-wrapper': { type: OFFSET_TABLE, expected: OFFSETS },

@@ -24,6 +24,8 @@ import org.apache.rocketmq.common.admin.TopicStatsTable;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.filter.FilterAPI;
 import org.apache.rocketmq.common.message.MessageQueue;
+import org.apache.rocketmq.common.protocol.body.BrokerStatsData;
+import org.apache.rocketmq.common.protocol.body.BrokerStatsItem;
 import org.apache.rocketmq.common.protocol.body.ClusterInfo;
 import org.apache.rocketmq.common.protocol.body.Connection;
 import org.apache.rocketmq.common.protocol.body.ConsumerConnection;
@@ -84,6 +86,31 @@ final class BodyFixtures {
         pd.setGroupName("pg-golden");
         hb.getProducerDataSet().add(pd);
         return hb;
+    }
+
+    /** The runtime-info keys a 4.9.8 broker without transient store pool or delay levels in use reports. */
+    static final String[] RUNTIME_INFO_KEYS = {
+        "bootTimestamp", "runtime", "putMessageEntireTimeMax", "putMessageTimesTotal", "putMessageFailedTimes",
+        "putMessageSizeTotal", "putMessageDistributeTime", "putMessageAverageSize", "dispatchMaxBuffer",
+        "getMessageEntireTimeMax", "putTps", "getFoundTps", "getMissTps", "getTotalTps", "getTransferedTps",
+        "putLatency99", "putLatency999", "commitLogDiskRatio_/tmp/store/commitlog", "commitLogDiskRatio",
+        "consumeQueueDiskRatio", "commitLogMinOffset", "commitLogMaxOffset", "brokerVersionDesc", "brokerVersion",
+        "msgPutTotalYesterdayMorning", "msgPutTotalTodayMorning", "msgPutTotalTodayNow",
+        "msgGetTotalYesterdayMorning", "msgGetTotalTodayMorning", "msgGetTotalTodayNow",
+        "sendThreadPoolQueueSize", "sendThreadPoolQueueCapacity", "pullThreadPoolQueueSize",
+        "pullThreadPoolQueueCapacity", "queryThreadPoolQueueSize", "queryThreadPoolQueueCapacity",
+        "EndTransactionQueueSize", "EndTransactionThreadPoolQueueCapacity", "dispatchBehindBytes",
+        "pageCacheLockTimeMills", "sendThreadPoolQueueHeadWaitTimeMills", "pullThreadPoolQueueHeadWaitTimeMills",
+        "queryThreadPoolQueueHeadWaitTimeMills", "earliestMessageTimeStamp", "startAcceptSendRequestTimeStamp",
+        "remainTransientStoreBufferNumbs", "remainHowManyDataToFlush", "commitLogDirCapacity",
+    };
+
+    static BrokerStatsItem statsItem(long sum, double tps, double avgpt) {
+        BrokerStatsItem it = new BrokerStatsItem();
+        it.setSum(sum);
+        it.setTps(tps);
+        it.setAvgpt(avgpt);
+        return it;
     }
 
     static MessageQueue mq(String topic, String broker, int q) {
@@ -211,6 +238,43 @@ final class BodyFixtures {
         add("topic-stats-table", ts.encode(), ts,
             "RemotingSerializable.encode: MessageQueue keys become bare JSON object keys",
             "offsetTable: {TopicTest/broker-a/0: min 0 max 1000, TopicTest/broker-a/1: min 1 max 1001}");
+
+        // Enough queues that the HashMap resizes (13th put) and buckets hold several keys.
+        ConsumeStats many = new ConsumeStats();
+        for (String topic : new String[] {"TopicTest", "TopicOrder"}) {
+            for (int q = 0; q < 8; q++) {
+                OffsetWrapper ow = new OffsetWrapper();
+                ow.setBrokerOffset(1000L * q + 7);
+                ow.setConsumerOffset(1000L * q);
+                ow.setLastTimestamp(q == 0 ? 0L : 1700000000000L + q);
+                many.getOffsetTable().put(mq(topic, "broker-a", q), ow);
+            }
+        }
+        many.setConsumeTps(1.0d / 3);
+        add("consume-stats.many", many.encode(), many,
+            "RemotingSerializable.encode: 16 MessageQueue keys put TopicTest/0..7 then TopicOrder/0..7",
+            "offsetTable: {<topic>/broker-a/q: broker 1000q+7 consumer 1000q last (q == 0 ? 0 : 1700000000000+q)} "
+                + "for TopicTest then TopicOrder, q 0..7; consumeTps 1/3");
+
+        BrokerStatsData bsd = new BrokerStatsData();
+        bsd.setStatsMinute(statsItem(120L, 2.0d, 1.5d));
+        bsd.setStatsHour(statsItem(7200L, 1.0d / 3, 0.0d));
+        bsd.setStatsDay(statsItem(9007199254740993L, 1.0E-4d, 12345678.9d));
+        add("broker-stats-data", bsd.encode(), bsd, "RemotingSerializable.encode",
+            "statsMinute: sum 120 tps 2.0 avgpt 1.5; statsHour: sum 7200 tps 1/3 avgpt 0.0; "
+                + "statsDay: sum 9007199254740993 tps 1.0E-4 avgpt 12345678.9");
+
+        // GET_BROKER_RUNTIME_INFO: StoreStatsService.getRuntimeInfo's new HashMap<>(64), filled by it,
+        // DefaultMessageStore.getRuntimeInfo and AdminBrokerProcessor.prepareRuntimeInfo in that order.
+        HashMap<String, String> runtime = new HashMap<>(64);
+        for (int i = 0; i < RUNTIME_INFO_KEYS.length; i++) {
+            runtime.put(RUNTIME_INFO_KEYS[i], Integer.toString(i));
+        }
+        KVTable rt = new KVTable();
+        rt.setTable(runtime);
+        add("kv-table.runtime-info", rt.encode(), rt, "RemotingSerializable.encode of a new HashMap<>(64)",
+            "table: the " + RUNTIME_INFO_KEYS.length + " runtime-info keys put in the order "
+                + String.join(",", RUNTIME_INFO_KEYS) + "; each value is its put index");
 
         ConcurrentMap<String, ConcurrentMap<Integer, Long>> offsets = new ConcurrentHashMap<>();
         ConcurrentMap<Integer, Long> g1 = new ConcurrentHashMap<>();
