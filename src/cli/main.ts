@@ -1,17 +1,19 @@
 /**
- * The `rmq` command line. Commands arrive with later issues (start, namesrv, broker, admin tools);
- * unknown commands fail with a usage message rather than silently doing nothing.
+ * The `rmq` command line: start, namesrv, broker (admin tools arrive later); unknown commands fail
+ * with a usage message rather than silently doing nothing.
  */
 import { readFileSync } from 'node:fs';
+import { BROKER_USAGE, startBrokerFromArgs } from './broker-command.js';
 import type { CliIO } from './io.js';
 import { NAMESRV_USAGE, startNamesrvFromArgs } from './namesrv-command.js';
+import { START_USAGE, startFromArgs } from './start-command.js';
 
 const USAGE = `Usage: rmq <command> [options]
 
 Commands:
-  start        name server and broker in one process (not yet available)
+  start        name server and broker in one process, data in ./data (rmq start --help)
   namesrv      name server alone (rmq namesrv --help)
-  broker       broker alone (not yet available)
+  broker       broker alone (rmq broker -c broker.conf; rmq broker --help)
 
 Options:
   -h, --help       print this help
@@ -46,6 +48,27 @@ function waitForSignal(): Promise<void> {
   });
 }
 
+interface ServerCommand {
+  usage: string;
+  /** Resolves once listening, with what a signal shuts down. */
+  run(argv: readonly string[], io: CliIO): Promise<{ shutdown(): Promise<void> }>;
+}
+
+const SERVERS = new Map<string, ServerCommand>([
+  ['namesrv', { usage: NAMESRV_USAGE, run: startNamesrvFromArgs }],
+  ['broker', { usage: BROKER_USAGE, run: startBrokerFromArgs }],
+  [
+    'start',
+    {
+      usage: START_USAGE,
+      run: async (argv, io) => {
+        const pair = await startFromArgs(argv, io);
+        return { shutdown: () => pair.close() };
+      },
+    },
+  ],
+]);
+
 /** Runs the CLI and returns the process exit code. */
 export async function main(argv: readonly string[], io: CliIO = defaultIO): Promise<number> {
   const [command] = argv;
@@ -57,20 +80,18 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO): Prom
     io.out(`rmq ${packageVersion()}\n`);
     return 0;
   }
-  if (command === 'namesrv') {
+  const server = SERVERS.get(command);
+  if (server !== undefined) {
     const rest = argv.slice(1);
     if (rest.includes('-h') || rest.includes('--help')) {
-      io.out(NAMESRV_USAGE);
+      io.out(server.usage);
       return 0;
     }
-    const namesrv = await startNamesrvFromArgs(rest, io);
+    const running = await server.run(rest, io);
     await waitForSignal();
-    await namesrv.shutdown();
+    io.out(`rmq ${command}: shutting down\n`);
+    await running.shutdown();
     return 0;
-  }
-  if (command === 'start' || command === 'broker') {
-    io.err(`rmq ${command}: not yet — the name server and broker land with the broker issue\n`);
-    return 1;
   }
   io.err(`rmq: unknown command "${command}"\n\n${USAGE}`);
   return 2;

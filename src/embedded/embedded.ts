@@ -1,0 +1,63 @@
+/**
+ * startEmbedded: a name server and a broker on ephemeral loopback ports, for a user's own tests.
+ * Without `storeDir` the data lives in a fresh temporary directory removed by close().
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrokerConfigOverrides } from '../broker/broker-config.js';
+import { createLogger, type Logger } from '../common/logger.js';
+import { startStandalone } from './standalone.js';
+
+export interface EmbeddedOptions extends BrokerConfigOverrides {
+  /** Where the store and metadata go; kept after close(). Default: a temp dir, removed by close(). */
+  storeDir?: string;
+  /** Defaults to a logger that prints nothing below `error`. */
+  logger?: Logger;
+}
+
+export interface Embedded {
+  /** `127.0.0.1:<port>`: the namesrvAddr for clients. */
+  readonly namesrvAddr: string;
+  /** `127.0.0.1:<port>`: the broker's address. */
+  readonly brokerAddr: string;
+  /** The data directory in use. */
+  readonly storeDir: string;
+  /** Stops both (the broker flushes and unregisters first); removes a temporary store. Idempotent. */
+  close(): Promise<void>;
+}
+
+export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embedded> {
+  const { storeDir, logger, ...settings } = options;
+  const temporary = storeDir === undefined;
+  const dataDir = storeDir ?? mkdtempSync(join(tmpdir(), 'rocketmq-ts-'));
+  try {
+    const pair = await startStandalone({
+      dataDir,
+      namesrvPort: 0,
+      host: '127.0.0.1',
+      broker: {
+        brokerIP1: '127.0.0.1',
+        brokerIP2: '127.0.0.1',
+        ...settings,
+        listenPort: settings.listenPort ?? 0,
+      },
+      logger: logger ?? createLogger('rmq', { level: 'error' }),
+    });
+    let closing: Promise<void> | undefined;
+    return {
+      namesrvAddr: pair.namesrvAddr,
+      brokerAddr: pair.brokerAddr,
+      storeDir: dataDir,
+      close() {
+        closing ??= pair.close().finally(() => {
+          if (temporary) rmSync(dataDir, { recursive: true, force: true });
+        });
+        return closing;
+      },
+    };
+  } catch (error) {
+    if (temporary) rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}

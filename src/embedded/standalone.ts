@@ -1,0 +1,88 @@
+/**
+ * A name server and a broker in one process, the broker registered with that name server: what
+ * `rmq start` runs and what `startEmbedded` gives a user's test suite. Everything the pair writes
+ * (store, metadata, the name server's KV config) lives under one data directory.
+ */
+import { join, resolve } from 'node:path';
+import type { BrokerConfigOverrides } from '../broker/broker-config.js';
+import { type BrokerController, createBroker } from '../broker/broker-controller.js';
+import { createLogger, type Logger } from '../common/logger.js';
+import { createNamesrv, type NamesrvController } from '../namesrv/index.js';
+
+export interface StandaloneOptions {
+  /** Root of everything written: the store (storePathRootDir) and `namesrv/kvConfig.json`. */
+  dataDir: string;
+  /** Name server port [9876]; 0 picks a free one. */
+  namesrvPort?: number;
+  /** Broker settings (a loaded broker.conf, flags); dataDir and the name server address win. */
+  broker?: BrokerConfigOverrides;
+  /** broker.conf properties no setting holds, reported by GET_BROKER_CONFIG. */
+  brokerExtraProperties?: ReadonlyMap<string, string>;
+  /** Address both listen on [all interfaces]. */
+  host?: string;
+  logger?: Logger;
+}
+
+export interface Standalone {
+  readonly namesrv: NamesrvController;
+  readonly broker: BrokerController;
+  /** `host:port` of the name server, as clients' namesrvAddr takes it. */
+  readonly namesrvAddr: string;
+  /** `brokerIP1:port` of the broker, as the name server hands it out. */
+  readonly brokerAddr: string;
+  /** Stops the broker (flush, persist, unregister) and then the name server. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Starts the name server, then the broker pointed at it; a failed broker start stops the name server. */
+export async function startStandalone(options: StandaloneOptions): Promise<Standalone> {
+  const logger = options.logger ?? createLogger('rmq');
+  const dataDir = resolve(options.dataDir);
+  const host = options.host;
+  const namesrv = createNamesrv({
+    listenPort: options.namesrvPort ?? 9876,
+    kvConfigPath: join(dataDir, 'namesrv', 'kvConfig.json'),
+    settings: host === undefined ? {} : { listenHost: host },
+    logger: logger.child('namesrv'),
+  });
+  const nsAddress = await namesrv.start();
+  // A name server bound to every interface is reached on loopback by the broker beside it.
+  const nsHost = host === undefined || host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  const namesrvAddr = `${nsHost}:${nsAddress.port}`;
+  let broker: BrokerController;
+  try {
+    broker = createBroker({
+      config: {
+        ...options.broker,
+        ...(host === undefined ? {} : { listenHost: host }),
+        storePathRootDir: dataDir,
+        namesrvAddr,
+      },
+      ...(options.brokerExtraProperties === undefined
+        ? {}
+        : { extraProperties: options.brokerExtraProperties }),
+      logger: logger.child('broker'),
+    });
+    await broker.start();
+  } catch (error) {
+    await namesrv.shutdown();
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    namesrv,
+    broker,
+    namesrvAddr,
+    brokerAddr: broker.brokerAddr,
+    close() {
+      closing ??= (async () => {
+        try {
+          await broker.shutdown();
+        } finally {
+          await namesrv.shutdown();
+        }
+      })();
+      return closing;
+    },
+  };
+}
