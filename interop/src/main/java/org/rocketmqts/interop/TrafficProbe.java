@@ -148,7 +148,7 @@ public final class TrafficProbe {
             if (!bodyOf(i).equals(body)) {
                 wrong.add("body=" + body.substring(0, Math.min(40, body.length())) + "..(" + body.length() + ")");
             }
-            if (m.getMsgId() == null || m.getMsgId().length() != 32) {
+            if (m.getMsgId() == null || m.getMsgId().length() < 32) {
                 wrong.add("msgId=" + m.getMsgId());
             }
             if (!wrong.isEmpty()) {
