@@ -896,3 +896,25 @@ export async function remotingProbeOneway(
   }
   return parsed as ProbeOnewayAck;
 }
+
+// ---------------------------------------------------------------------------------------------
+// the official mqadmin
+
+/**
+ * Runs the official `mqadmin` (rocketmq-tools MQAdminStartup) with `args` and `-n namesrvAddr`.
+ * MQAdminStartup reads `<rocketmq.home.dir>/conf/logback_tools.xml` before any command, so the
+ * shared tool home gets one that logs to a file there. Resolves with everything it printed.
+ */
+export async function mqadmin(
+  namesrvAddr: string,
+  args: readonly string[],
+  timeoutMs = 60_000,
+): Promise<JavaResult> {
+  const home = sharedToolHome();
+  writeConf(join(home, 'conf'), 'logback_tools.xml', LOGBACK('tools.log'));
+  return runJava('org.apache.rocketmq.tools.command.MQAdminStartup', [...args, '-n', namesrvAddr], {
+    timeoutMs,
+    jvmArgs: [`-Drocketmq.home.dir=${home}`],
+    env: { ROCKETMQ_HOME: home },
+  });
+}
