@@ -14,7 +14,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runJava, startBroker, startNamesrv } from '../test/interop/harness.js';
 
-const COUNT = Number(process.argv[process.argv.indexOf('--count') + 1] || 10_000);
+const countAt = process.argv.indexOf('--count');
+const COUNT = countAt >= 0 ? Number(process.argv[countAt + 1]) : 10_000;
+if (!Number.isInteger(COUNT) || COUNT < 4) throw new Error('--count takes an integer >= 4');
 const OFFICIAL = !process.argv.includes('--no-official');
 const bin = fileURLToPath(new URL('../../bin/rmq.js', import.meta.url));
 

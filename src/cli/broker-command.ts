@@ -32,7 +32,7 @@ export async function startBrokerFromArgs(argv: readonly string[], io: CliIO): P
     },
     strict: true,
   });
-  const logger = createLogger('broker', { level: 'info' });
+  const logger = createLogger('broker');
   const flags: BrokerConfigOverrides = {};
   if (values.namesrv !== undefined) flags.namesrvAddr = values.namesrv;
   if (values.port !== undefined) flags.listenPort = parsePort(values.port, '--port');

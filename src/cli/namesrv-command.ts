@@ -39,7 +39,7 @@ export async function startNamesrvFromArgs(argv: readonly string[], io: CliIO): 
     },
     strict: true,
   });
-  const logger = createLogger('namesrv', { level: 'info' });
+  const logger = createLogger('namesrv');
   let listenPort: number | undefined;
   let kvConfigPath: string | undefined;
   const settings: { orderMessageEnable?: boolean; productEnvName?: string; listenHost?: string } = {};

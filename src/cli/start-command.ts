@@ -35,7 +35,7 @@ export async function startFromArgs(argv: readonly string[], io: CliIO): Promise
     },
     strict: true,
   });
-  const logger = createLogger('rmq', { level: 'info' });
+  const logger = createLogger('rmq');
   const flags: BrokerConfigOverrides = {};
   if (values['broker-port'] !== undefined)
     flags.listenPort = parsePort(values['broker-port'], '--broker-port');
