@@ -25,6 +25,7 @@ import {
 } from '../remoting/transport/index.js';
 import type { MessageStoreConfig } from '../store/config.js';
 import { DefaultMessageStore } from '../store/default-message-store.js';
+import { ScheduleMessageService } from '../store/schedule/schedule-message-service.js';
 import {
   type BrokerConfig,
   type BrokerConfigEnvironment,
@@ -53,6 +54,7 @@ import { BROKER_REQUEST_HANDLERS, registerBrokerProcessors } from './processor/p
 import { executeRequestWhenWakeup } from './processor/pull-message.js';
 import { BrokerStats } from './stats/broker-stats.js';
 import { BrokerStatsManager } from './stats/broker-stats-manager.js';
+import { countScheduleDelivery } from './stats/schedule-delivery-stats.js';
 import { SubscriptionGroupManager } from './subscription/subscription-group-manager.js';
 import { TopicConfigManager } from './topic/topic-config-manager.js';
 
@@ -106,6 +108,8 @@ export class BrokerController implements BrokerContext {
   readonly brokerStats: BrokerStats;
   /** The store this broker built itself (it learns the bound address once listening). */
   private readonly ownStore: DefaultMessageStore | undefined;
+  /** Delivers delayed and retried messages (over a DefaultMessageStore; runs on a master only). */
+  readonly scheduleMessageService: ScheduleMessageService | undefined;
   readonly consumerFilter: ConsumerFilterHooks | undefined;
   /** upstream's consumerFilterManager: the groups' SQL92 filters, fed by heartbeats unless replaced. */
   readonly consumerFilterManager: ConsumerFilterManager;
@@ -149,6 +153,17 @@ export class BrokerController implements BrokerContext {
       this.ownStore = undefined;
       this.messageStore = options.messageStore;
     }
+    this.scheduleMessageService =
+      this.messageStore instanceof DefaultMessageStore
+        ? new ScheduleMessageService(this.messageStore, {
+            messageDelayLevel: this.config.messageDelayLevel,
+            flushDelayOffsetInterval: this.config.flushDelayOffsetInterval,
+            clock: this.clock,
+            logger: this.logger.child('schedule'),
+            onDelivered: (level, topic, result) =>
+              countScheduleDelivery(this.brokerStatsManager, level, topic, result),
+          })
+        : undefined;
     this.brokerStatsManager = new BrokerStatsManager({
       clusterName: this.config.brokerClusterName,
       clock: this.clock,
@@ -300,6 +315,9 @@ export class BrokerController implements BrokerContext {
       await this.subscriptionGroupManager.load();
       await this.messageStore.load();
       await this.messageStore.start();
+      // Upstream loads the delay offsets with the store and delivers only on a master.
+      await this.scheduleMessageService?.load();
+      if (this.config.brokerRole !== 'SLAVE') this.scheduleMessageService?.start();
       const host = this.config.listenHost;
       const address = await this.remotingServer.listen({
         port: this.config.listenPort,
@@ -340,6 +358,7 @@ export class BrokerController implements BrokerContext {
         this.fastRemotingServer.close(),
         this.remotingClient.close(),
       ]);
+      await this.scheduleMessageService?.shutdown();
       await this.messageStore.shutdown().catch((e: unknown) => {
         this.logger.error('message store shutdown failed', { error: describe(e) });
       });
@@ -375,6 +394,8 @@ export class BrokerController implements BrokerContext {
     this.registerTimer = undefined;
     this.offsetTimer = undefined;
     await Promise.all([this.remotingServer.close(), this.fastRemotingServer.close()]);
+    // Before the store: the deliveries under way finish and the delay offsets are written.
+    await this.scheduleMessageService?.shutdown();
     try {
       await this.messageStore.shutdown();
     } catch (error) {

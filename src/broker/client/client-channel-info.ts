@@ -11,6 +11,8 @@ export interface ClientChannel {
   readonly isOpen: boolean;
   close(reason?: string): void;
   invokeOneway(request: RemotingCommand): Promise<void>;
+  /** A request the client answers (broker to client: consumer status, running info...). */
+  invoke(request: RemotingCommand, options?: { timeoutMs?: number | undefined }): Promise<RemotingCommand>;
 }
 
 export interface ClientChannelInfo {

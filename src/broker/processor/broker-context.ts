@@ -10,6 +10,7 @@ import type { ConsumerFilterManager } from '../../filter/consumer-filter-manager
 import type { RemotingCommand } from '../../remoting/protocol/command.js';
 import type { ProcessorContext } from '../../remoting/transport/index.js';
 import type { MessageStoreConfig } from '../../store/config.js';
+import type { ScheduleMessageService } from '../../store/schedule/schedule-message-service.js';
 import type { BrokerConfig, BrokerConfigFileKey } from '../broker-config.js';
 import type { BrokerConfiguration } from '../broker-configuration.js';
 import type { ConsumerManager } from '../client/consumer-manager.js';
@@ -52,6 +53,8 @@ export interface BrokerContext {
   readonly consumerFilterManager: ConsumerFilterManager;
   /** Pulls that found nothing, held until a message arrives (long polling). */
   readonly pullRequestHoldService: PullRequestHoldService;
+  /** Delivers delayed and retried messages when due (a broker over a DefaultMessageStore has one). */
+  readonly scheduleMessageService?: ScheduleMessageService | undefined;
   /** Registers with every name server; never rejects (failures are logged). */
   registerBrokerAll(checkOrderConfig: boolean, oneway: boolean, forceRegister: boolean): Promise<void>;
   /** Registers one changed topic with every name server (UPDATE_AND_CREATE_TOPIC); never rejects. */

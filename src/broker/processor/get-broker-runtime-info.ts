@@ -7,6 +7,7 @@ import { createResponse } from '../../remoting/protocol/command.js';
 import { ResponseCode } from '../../remoting/protocol/response-code.js';
 import { DefaultMessageStore } from '../../store/default-message-store.js';
 import { diskSpace } from '../../store/disk-usage.js';
+import type { ScheduleMessageService } from '../../store/schedule/schedule-message-service.js';
 import { StoreStats } from '../../store/store-stats.js';
 import type { BrokerContext, BrokerRequestHandler } from './broker-context.js';
 
@@ -25,6 +26,22 @@ const END_TRANSACTION_QUEUE_CAPACITY = 100000;
 const NO_TRANSIENT_STORE_POOL = 2147483647;
 
 /**
+ * The schedule service's `scheduleMessageOffset_<level>` keys, where upstream's store puts them:
+ * before commitLogMinOffset and commitLogMaxOffset (the put order decides the HashMap order on ties).
+ */
+function putScheduleStats(info: Map<string, string>, schedule: ScheduleMessageService): void {
+  const tail: Array<[string, string]> = [];
+  for (const key of ['commitLogMinOffset', 'commitLogMaxOffset']) {
+    const value = info.get(key);
+    if (value === undefined) continue;
+    tail.push([key, value]);
+    info.delete(key);
+  }
+  schedule.buildRunningStats(info);
+  for (const [key, value] of tail) info.set(key, value);
+}
+
+/**
  * Upstream AdminBrokerProcessor.prepareRuntimeInfo: the store's runtime info, then the broker's own
  * figures, in upstream's put order (the encoder replays that order into Java's HashMap order).
  */
@@ -34,6 +51,8 @@ export function prepareRuntimeInfo(broker: BrokerContext): Map<string, string> {
   let info: Map<string, string>;
   if (own !== undefined) {
     info = own.getRuntimeInfo();
+    const schedule = broker.scheduleMessageService;
+    if (schedule !== undefined) putScheduleStats(info, schedule);
   } else {
     // A store of another kind has no stats service: report an idle one.
     const idle = new StoreStats();

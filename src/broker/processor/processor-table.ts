@@ -10,6 +10,8 @@ import { RequestCode } from '../../remoting/protocol/request-code.js';
 import type { ProcessorContext, RemotingServer, RequestProcessor } from '../../remoting/transport/index.js';
 import type { BrokerContext, BrokerRequestHandler } from './broker-context.js';
 import { checkClientConfig } from './check-client-config.js';
+import { consumeMessageDirectly } from './consume-message-directly.js';
+import { consumerSendMsgBack } from './consumer-send-msg-back.js';
 import { deleteSubscriptionGroup } from './delete-subscription-group.js';
 import { deleteTopicInBroker } from './delete-topic-in-broker.js';
 import { getAllConsumerOffset } from './get-all-consumer-offset.js';
@@ -20,6 +22,8 @@ import { getBrokerRuntimeInfo } from './get-broker-runtime-info.js';
 import { getConsumeStats } from './get-consume-stats.js';
 import { getConsumerConnectionList } from './get-consumer-connection-list.js';
 import { getConsumerListByGroup } from './get-consumer-list-by-group.js';
+import { getConsumerRunningInfo } from './get-consumer-running-info.js';
+import { getConsumerStatus } from './get-consumer-status.js';
 import { getEarliestMsgStoretime } from './get-earliest-msg-storetime.js';
 import { getMaxOffset } from './get-max-offset.js';
 import { getMinOffset } from './get-min-offset.js';
@@ -31,6 +35,7 @@ import { pullMessage } from './pull-message.js';
 import { queryConsumerOffset } from './query-consumer-offset.js';
 import { queryMessage } from './query-message.js';
 import { queryTopicConsumeByWho } from './query-topic-consume-by-who.js';
+import { resetOffset } from './reset-offset.js';
 import { searchOffsetByTimestamp } from './search-offset-by-timestamp.js';
 import { sendMessage } from './send-message.js';
 import { unlockBatchMQ } from './unlock-batch-mq.js';
@@ -79,10 +84,16 @@ export const BROKER_REQUEST_HANDLERS: ReadonlyMap<number, BrokerRequestHandler> 
   [RequestCode.GET_CONSUME_STATS, getConsumeStats],
   [RequestCode.GET_BROKER_RUNTIME_INFO, getBrokerRuntimeInfo],
   [RequestCode.VIEW_BROKER_STATS_DATA, viewBrokerStatsData],
+  // AdminBrokerProcessor, requests that reach the group's consumers
+  [RequestCode.INVOKE_BROKER_TO_RESET_OFFSET, resetOffset],
+  [RequestCode.INVOKE_BROKER_TO_GET_CONSUMER_STATUS, getConsumerStatus],
+  [RequestCode.GET_CONSUMER_RUNNING_INFO, getConsumerRunningInfo],
+  [RequestCode.CONSUME_MESSAGE_DIRECTLY, consumeMessageDirectly],
   // SendMessageProcessor: one handler, the header's batch flag picks the path
   [RequestCode.SEND_MESSAGE, sendMessage],
   [RequestCode.SEND_MESSAGE_V2, sendMessage],
   [RequestCode.SEND_BATCH_MESSAGE, sendMessage],
+  [RequestCode.CONSUMER_SEND_MSG_BACK, consumerSendMsgBack],
 ]);
 
 /** Codes the VIP channel (listenPort - 2) does not serve: upstream registers PULL_MESSAGE on the main port only. */

@@ -1,4 +1,4 @@
-import { MixAll, MQVersion, PermName } from '../../common/constants.js';
+import { MixAll } from '../../common/constants.js';
 import { MessageConst } from '../../common/message/message-const.js';
 import { MessageSysFlag, resetTransactionValue } from '../../common/message/sysflag.js';
 import { tagsString2tagsCode } from '../../common/message/tag-hash.js';
@@ -15,18 +15,17 @@ import type { ProcessorContext } from '../../remoting/transport/index.js';
 import { getProperty } from '../../store/dispatch-request.js';
 import type { MessageExtBrokerInner } from '../../store/stored-record-writer.js';
 import type { BrokerContext, BrokerRequestHandler } from './broker-context.js';
+import { deadLetterQueue, maxReconsumeTimesOf } from './retry-dlq.js';
 import { sendBatchMessage } from './send-batch-message.js';
 import {
   bornHostOf,
   clusterProperty,
-  DLQ_NUMS_PER_GROUP,
   FAQ_TIP,
   formatProperties,
   handlePutMessageResult,
   isRefusal,
   msgCheck,
   pickQueueId,
-  randomQueueId,
   rewriteProperties,
   sendResponse,
   storeHostOf,
@@ -99,19 +98,10 @@ function handleRetryAndDLQ(
       `subscription group not exist, ${group} ${FAQ_TIP}`,
     );
   }
-  let maxReconsumeTimes = groupConfig.retryMaxTimes;
-  if (request.version >= MQVersion.V3_4_9 && h.maxReconsumeTimes !== undefined) {
-    maxReconsumeTimes = h.maxReconsumeTimes;
-  }
+  const maxReconsumeTimes = maxReconsumeTimesOf(request, groupConfig, h.maxReconsumeTimes);
   if ((h.reconsumeTimes ?? 0) < maxReconsumeTimes) return { topic, queueId, filterConfig: topicConfig };
-  const dlq = MixAll.getDLQTopic(group);
-  const dlqConfig = broker.topicConfigManager.createTopicInSendMessageBackMethod(
-    dlq,
-    DLQ_NUMS_PER_GROUP,
-    PermName.PERM_WRITE | PermName.PERM_READ,
-    0,
-  );
-  return { topic: dlq, queueId: randomQueueId(DLQ_NUMS_PER_GROUP), filterConfig: dlqConfig };
+  const dlq = deadLetterQueue(broker, group);
+  return { topic: dlq.topic, queueId: dlq.queueId, filterConfig: dlq.topicConfig };
 }
 
 /**

@@ -37,6 +37,10 @@ class FakeChannel extends EventEmitter implements ClientChannel {
     this.sent.push(request);
     return Promise.resolve();
   }
+
+  invoke(): Promise<RemotingCommand> {
+    return Promise.reject(new Error('FakeChannel: invoke is not part of these tests'));
+  }
 }
 
 const EXPIRED = 120_000;

@@ -11,7 +11,7 @@ import type { BrokerMessageStore } from '../../../src/broker/message-store.js';
 import { ManualClock } from '../../../src/common/clock.js';
 import { createLogger, type Logger, type LogRecord } from '../../../src/common/logger.js';
 import { encodeHeartbeatData, type HeartbeatData } from '../../../src/common/protocol/heartbeat-data.js';
-import { createRequest, type RemotingCommand } from '../../../src/remoting/protocol/command.js';
+import { createRequest, isOneway, type RemotingCommand } from '../../../src/remoting/protocol/command.js';
 import { RequestCode } from '../../../src/remoting/protocol/request-code.js';
 import {
   Connection,
@@ -140,6 +140,8 @@ export interface TestClient {
   /** Resolves with the next request the broker sends to this client. */
   nextRequest(): Promise<RemotingCommand>;
   call(request: RemotingCommand): Promise<RemotingCommand>;
+  /** When set, answers each request the broker sends (not oneway ones) with what it returns, if anything. */
+  respond?: ((request: RemotingCommand) => RemotingCommand | undefined) | undefined;
 }
 
 /** A client-side Connection talking to the broker's main server over an in-memory pair. */
@@ -152,12 +154,18 @@ export function connectInMemory(
   const server = (vip ? broker.fastRemotingServer : broker.remotingServer).handle(near, { remoteAddress });
   const received: RemotingCommand[] = [];
   const waiters: Array<(r: RemotingCommand) => void> = [];
+  let respond: TestClient['respond'];
   const client = new Connection(far, {
     settings: clientConnectionSettings(clientSettings({ clientChannelMaxIdleTimeSeconds: 0 })),
     handler: {
       handleRequest: (_c, request) => {
         received.push(request);
         waiters.shift()?.(request);
+        const answer = respond?.(request);
+        if (answer !== undefined && !isOneway(request)) {
+          answer.opaque = request.opaque;
+          client.writeResponse(answer);
+        }
       },
     },
     logger: quiet,
@@ -169,6 +177,12 @@ export function connectInMemory(
     received,
     nextRequest: () => new Promise((resolve) => waiters.push(resolve)),
     call: (request) => client.invoke(request, { timeoutMs: 2000 }),
+    get respond() {
+      return respond;
+    },
+    set respond(handler) {
+      respond = handler;
+    },
   };
 }
 

@@ -266,6 +266,58 @@ const CASES: Record<string, BodyCase> = {
       ]),
     },
   },
+  'reset-offset-body': {
+    type: bean({ offsetTable: { map: MESSAGE_QUEUE, of: 'value' } }),
+    expected: {
+      offsetTable: new FjMap<FastjsonValue, FastjsonValue>([
+        [mq(3), 118],
+        [mq(2), 9007199254740993n],
+        [mq(1), 57],
+        [mq(0), 0],
+      ]),
+    },
+  },
+  'reset-offset-body-for-c': {
+    type: bean({ offsetTable: { list: bean() } }),
+    expected: {
+      offsetTable: [
+        { ...mq(3), offset: 118 },
+        { ...mq(2), offset: 9007199254740993n },
+        { ...mq(1), offset: 57 },
+        { ...mq(0), offset: 0 },
+      ],
+    },
+  },
+  'get-consumer-status-body.client': {
+    type: bean({
+      consumerTable: { map: 'string', of: { map: MESSAGE_QUEUE, of: 'value' } },
+      messageQueueTable: { map: MESSAGE_QUEUE, of: 'value' },
+    }),
+    expected: {
+      consumerTable: {},
+      messageQueueTable: new FjMap<FastjsonValue, FastjsonValue>([
+        [mq(2), 102],
+        [mq(1), 101],
+        [mq(0), 100],
+      ]),
+    },
+  },
+  'get-consumer-status-body.broker': {
+    type: bean({
+      consumerTable: { map: 'string', of: { map: MESSAGE_QUEUE, of: 'value' } },
+      messageQueueTable: { map: MESSAGE_QUEUE, of: 'value' },
+    }),
+    expected: {
+      consumerTable: {
+        '127.0.0.2@4243#1234567891': new FjMap<FastjsonValue, FastjsonValue>([[mq(2), 9007199254740993n]]),
+        [CLIENT_ID]: new FjMap<FastjsonValue, FastjsonValue>([
+          [mq(1), 101],
+          [mq(0), 100],
+        ]),
+      },
+      messageQueueTable: {},
+    },
+  },
   'topic-stats-table': {
     type: bean({ offsetTable: { map: MESSAGE_QUEUE, of: bean() } }),
     expected: {

@@ -24,16 +24,20 @@ import org.apache.rocketmq.common.admin.TopicStatsTable;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.filter.FilterAPI;
 import org.apache.rocketmq.common.message.MessageQueue;
+import org.apache.rocketmq.common.message.MessageQueueForC;
 import org.apache.rocketmq.common.protocol.body.BrokerStatsData;
 import org.apache.rocketmq.common.protocol.body.BrokerStatsItem;
 import org.apache.rocketmq.common.protocol.body.ClusterInfo;
 import org.apache.rocketmq.common.protocol.body.Connection;
 import org.apache.rocketmq.common.protocol.body.ConsumerConnection;
 import org.apache.rocketmq.common.protocol.body.ConsumerOffsetSerializeWrapper;
+import org.apache.rocketmq.common.protocol.body.GetConsumerStatusBody;
 import org.apache.rocketmq.common.protocol.body.GroupList;
 import org.apache.rocketmq.common.protocol.body.KVTable;
 import org.apache.rocketmq.common.protocol.body.LockBatchRequestBody;
 import org.apache.rocketmq.common.protocol.body.RegisterBrokerBody;
+import org.apache.rocketmq.common.protocol.body.ResetOffsetBody;
+import org.apache.rocketmq.common.protocol.body.ResetOffsetBodyForC;
 import org.apache.rocketmq.common.protocol.body.TopicConfigSerializeWrapper;
 import org.apache.rocketmq.common.protocol.body.TopicList;
 import org.apache.rocketmq.common.protocol.heartbeat.ConsumeType;
@@ -255,6 +259,53 @@ final class BodyFixtures {
             "RemotingSerializable.encode: 16 MessageQueue keys put TopicTest/0..7 then TopicOrder/0..7",
             "offsetTable: {<topic>/broker-a/q: broker 1000q+7 consumer 1000q last (q == 0 ? 0 : 1700000000000+q)} "
                 + "for TopicTest then TopicOrder, q 0..7; consumeTps 1/3");
+
+        // Broker2Client.resetOffset: a HashMap filled queue 0..3, the body pushed to Java clients and
+        // answered to the admin; C++ clients get the same table as a list in that map's iteration order.
+        Map<MessageQueue, Long> reset = new HashMap<>();
+        long[] resetOffsets = {0L, 57L, 9007199254740993L, 118L};
+        for (int q = 0; q < resetOffsets.length; q++) {
+            reset.put(mq("TopicTest", "broker-a", q), resetOffsets[q]);
+        }
+        ResetOffsetBody rob = new ResetOffsetBody();
+        rob.setOffsetTable(reset);
+        add("reset-offset-body", rob.encode(), rob,
+            "RemotingSerializable.encode: MessageQueue keys become bare JSON object keys",
+            "offsetTable: {TopicTest/broker-a/0: 0, /1: 57, /2: 9007199254740993, /3: 118} put in queue order");
+        List<MessageQueueForC> forC = new ArrayList<>();
+        for (Map.Entry<MessageQueue, Long> e : reset.entrySet()) {
+            MessageQueue q = e.getKey();
+            forC.add(new MessageQueueForC(q.getTopic(), q.getBrokerName(), q.getQueueId(), e.getValue()));
+        }
+        ResetOffsetBodyForC robc = new ResetOffsetBodyForC();
+        robc.setOffsetTable(forC);
+        add("reset-offset-body-for-c", robc.encode(), robc,
+            "RemotingSerializable.encode of Broker2Client.convertOffsetTable2OffsetList(reset-offset-body's map)",
+            "offsetTable: [MessageQueueForC topic/brokerName/queueId/offset] in that HashMap's iteration order");
+
+        // GET_CONSUMER_STATUS_FROM_CLIENT: the client answers its offsets in messageQueueTable; the
+        // broker answers INVOKE_BROKER_TO_GET_CONSUMER_STATUS with them per clientId in consumerTable.
+        GetConsumerStatusBody fromClient = new GetConsumerStatusBody();
+        for (int q = 0; q < 3; q++) {
+            fromClient.getMessageQueueTable().put(mq("TopicTest", "broker-a", q), 100L + q);
+        }
+        add("get-consumer-status-body.client", fromClient.encode(), fromClient,
+            "RemotingSerializable.encode (ClientRemotingProcessor.getConsumeStatus)",
+            "messageQueueTable: {TopicTest/broker-a/0: 100, /1: 101, /2: 102}; consumerTable: {}");
+        GetConsumerStatusBody aggregated = new GetConsumerStatusBody();
+        Map<String, Map<MessageQueue, Long>> byClient = new HashMap<>();
+        Map<MessageQueue, Long> c1 = new HashMap<>();
+        c1.put(mq("TopicTest", "broker-a", 0), 100L);
+        c1.put(mq("TopicTest", "broker-a", 1), 101L);
+        byClient.put("127.0.0.1@4242#1234567890", c1);
+        Map<MessageQueue, Long> c2 = new HashMap<>();
+        c2.put(mq("TopicTest", "broker-a", 2), 9007199254740993L);
+        byClient.put("127.0.0.2@4243#1234567891", c2);
+        aggregated.setConsumerTable(byClient);
+        add("get-consumer-status-body.broker", aggregated.encode(), aggregated,
+            "RemotingSerializable.encode (Broker2Client.getConsumeStatus)",
+            "consumerTable: {127.0.0.1@4242#1234567890: {TopicTest/broker-a/0: 100, /1: 101}, "
+                + "127.0.0.2@4243#1234567891: {TopicTest/broker-a/2: 9007199254740993}}; messageQueueTable: {}");
 
         BrokerStatsData bsd = new BrokerStatsData();
         bsd.setStatsMinute(statsItem(120L, 2.0d, 1.5d));
