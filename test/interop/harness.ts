@@ -918,3 +918,75 @@ export async function mqadmin(
     env: { ROCKETMQ_HOME: home },
   });
 }
+
+/** A Java program that runs alongside the test and reports as it goes (one JSON line per event). */
+export interface JavaProgram {
+  /** Every stdout line so far. */
+  readonly lines: readonly string[];
+  /** Resolves with the first line (seen or to come) that matches; rejects on exit or timeout. */
+  waitForLine(pattern: RegExp, timeoutMs: number): Promise<string>;
+  /** Resolves once `count` lines match `pattern`; rejects on exit or timeout. */
+  waitForCount(pattern: RegExp, count: number, timeoutMs: number): Promise<void>;
+  /** SIGTERM (shutdown hooks run), SIGKILL after graceMs. */
+  close(graceMs?: number): Promise<void>;
+  stderrTail(): string;
+}
+
+export function startJavaProgram(mainClass: string, args: readonly string[]): JavaProgram {
+  const home = sharedToolHome();
+  const child = spawn('java', javaArgs(TOOL_JVM, [`-Duser.home=${home}`], mainClass, args), {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  track(child);
+  const lines: string[] = [];
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-8000);
+  });
+  const listeners = new Set<() => void>();
+  let exited = false;
+  if (child.stdout !== null) {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      lines.push(line);
+      for (const l of listeners) l();
+    });
+  }
+  child.once('exit', () => {
+    exited = true;
+    for (const l of listeners) l();
+  });
+  const until = (done: () => string | undefined, what: string, timeoutMs: number) =>
+    new Promise<string>((resolvePromise, reject) => {
+      const check = () => {
+        const value = done();
+        if (value !== undefined) finish(() => resolvePromise(value));
+        else if (exited) finish(() => reject(new Error(`${mainClass} exited before ${what}\n${stderr}`)));
+      };
+      const timer = setTimeout(
+        () => finish(() => reject(new Error(`${mainClass}: no ${what} in ${timeoutMs} ms\n${stderr}`))),
+        timeoutMs,
+      );
+      const finish = (settle: () => void) => {
+        clearTimeout(timer);
+        listeners.delete(check);
+        settle();
+      };
+      listeners.add(check);
+      check();
+    });
+  return {
+    lines,
+    waitForLine: (pattern, timeoutMs) =>
+      until(() => lines.find((l) => pattern.test(l)), `line ${pattern}`, timeoutMs),
+    waitForCount: async (pattern, count, timeoutMs) => {
+      await until(
+        () => (lines.filter((l) => pattern.test(l)).length >= count ? 'done' : undefined),
+        `${count} lines ${pattern}`,
+        timeoutMs,
+      );
+    },
+    close: (graceMs = 5000) => stopChild(child, graceMs),
+    stderrTail: () => stderr,
+  };
+}

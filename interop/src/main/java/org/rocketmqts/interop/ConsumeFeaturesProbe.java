@@ -38,6 +38,9 @@ import org.apache.rocketmq.common.message.MessageExt;
  * ConsumeFeaturesProbe sql     &lt;namesrv&gt; &lt;topic&gt; &lt;group&gt; &lt;expression&gt; &lt;timeoutMs&gt;
  *     20 messages with properties a = i, b = (x|y), c set on even i only; reports the indexes received
  *     after a quiet period, or the subscription's start error.
+ * ConsumeFeaturesProbe serve   &lt;namesrv&gt; &lt;topic&gt; &lt;group&gt; &lt;seconds&gt;
+ *     a push consumer that stays up: prints {"clientId":..} once started, then {"received":body,
+ *     "reconsumeTimes":n} per message as it arrives, until the time is up or the process is stopped.
  * ConsumeFeaturesProbe orderly &lt;namesrv&gt; &lt;topic&gt; &lt;group&gt; &lt;count&gt; &lt;timeoutMs&gt;
  *     two MessageListenerOrderly consumers on an 8-queue topic; count messages over 64 sharding keys,
  *     sent in two halves, the second consumer stopped after the first half and started again; every
@@ -82,6 +85,8 @@ public final class ConsumeFeaturesProbe {
                 exit = delay(args[1], args[2], args[3], args[4], Long.parseLong(args[5]));
             } else if ("sql".equals(mode) && args.length == 6) {
                 exit = sql(args[1], args[2], args[3], args[4], Long.parseLong(args[5]));
+            } else if ("serve".equals(mode) && args.length == 5) {
+                exit = serve(args[1], args[2], args[3], Long.parseLong(args[4]));
             } else if ("orderly".equals(mode) && args.length == 6) {
                 exit = orderly(args[1], args[2], args[3], Integer.parseInt(args[4]), Long.parseLong(args[5]));
             } else {
@@ -160,11 +165,20 @@ public final class ConsumeFeaturesProbe {
         String[] parts = levelsText.split(",");
         final Map<String, Object> arrivals = new ConcurrentHashMap<>();
         final CountDownLatch done = new CountDownLatch(parts.length);
+        final CountDownLatch warmed = new CountDownLatch(1);
+        DefaultMQProducer p = producer(namesrv, group + "_pg");
+        // The topic exists before the consumer starts, and the consumer is pulling (it got the warm-up
+        // message) before the delays start, so lateness measures the broker, not the client's start.
+        p.send(new Message(topic, "warm", "warm-up".getBytes(StandardCharsets.UTF_8)));
         DefaultMQPushConsumer c = consumer(namesrv, group, "delay");
         c.subscribe(topic, "*");
         c.registerMessageListener((MessageListenerConcurrently) (msgs, context) -> {
             long now = System.currentTimeMillis();
             for (MessageExt m : msgs) {
+                if (m.getUserProperty("level") == null) {
+                    warmed.countDown();
+                    continue;
+                }
                 int level = Integer.parseInt(m.getUserProperty("level"));
                 long due = Long.parseLong(m.getUserProperty("sentAt")) + levelMs(level);
                 Map<String, Object> a = new LinkedHashMap<>();
@@ -179,11 +193,11 @@ public final class ConsumeFeaturesProbe {
             return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
         });
         c.start();
-        DefaultMQProducer p = producer(namesrv, group + "_pg");
         Map<String, Object> out = new LinkedHashMap<>();
         try {
-            // The topic must exist and the consumer hold its queues before the clock starts.
-            p.send(new Message(topic, "warm", "warm-up".getBytes(StandardCharsets.UTF_8)));
+            if (!warmed.await(timeoutMs, TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("the consumer never got the warm-up message");
+            }
             for (String part : parts) {
                 int level = Integer.parseInt(part.trim());
                 Message m = new Message(topic, "TagD", ("delayed-" + level).getBytes(StandardCharsets.UTF_8));
@@ -259,6 +273,28 @@ public final class ConsumeFeaturesProbe {
         Collections.sort(sorted);
         out.put("received", sorted);
         ProbeOutput.line(out);
+        return 0;
+    }
+
+    private static int serve(String namesrv, String topic, String group, long seconds) throws Exception {
+        DefaultMQPushConsumer c = consumer(namesrv, group, "serve");
+        c.subscribe(topic, "*");
+        c.registerMessageListener((MessageListenerConcurrently) (msgs, context) -> {
+            for (MessageExt m : msgs) {
+                Map<String, Object> r = new LinkedHashMap<>();
+                r.put("received", new String(m.getBody(), StandardCharsets.UTF_8));
+                r.put("reconsumeTimes", m.getReconsumeTimes());
+                r.put("queueOffset", Long.toString(m.getQueueOffset()));
+                ProbeOutput.line(r);
+            }
+            return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+        });
+        c.start();
+        Map<String, Object> started = new LinkedHashMap<>();
+        started.put("clientId", c.getDefaultMQPushConsumerImpl().getmQClientFactory().getClientId());
+        ProbeOutput.line(started);
+        Runtime.getRuntime().addShutdownHook(new Thread(c::shutdown));
+        Thread.sleep(seconds * 1000);
         return 0;
     }
 
