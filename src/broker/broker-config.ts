@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { ValidationError } from '../common/errors.js';
 import { parseJavaProperties } from '../common/java-properties.js';
 import type { Logger } from '../common/logger.js';
+import { DEFAULT_SQL_MAX_DEPTH, DEFAULT_SQL_MAX_LENGTH } from '../filter/sql/parser.js';
 import { parseJavaBoolean, parseJavaInt, parseJavaLong } from '../remoting/protocol/header-schema.js';
 import { DEFAULT_MESSAGE_STORE_CONFIG, type MessageStoreConfig } from '../store/config.js';
 
@@ -97,6 +98,26 @@ export interface BrokerConfig extends MessageStoreConfig {
   /** A slave corrects pull offsets (PULL_OFFSET_MOVED) as a master does [false]. */
   offsetCheckInSlave: boolean;
   // ---- rocketmq-ts only ----
+  /**
+   * Longest filter expression (SQL92) a subscription may carry, in characters; a longer one is refused
+   * before it is read, on every path that compiles one (pull, heartbeat, CHECK_CLIENT_CONFIG).
+   * Our setting, 1..1048576 [65536]: upstream has no bound.
+   */
+  filterExpressionMaxLength: number;
+  /**
+   * Deepest nesting (parentheses, NOT, signs) and deepest tree of a filter expression, refused where
+   * it is crossed, before anything deeper is built. Our setting, 1..256 [100]: upstream has no bound;
+   * the parser and evaluator recurse, so the ceiling keeps well inside Node's stack.
+   */
+  filterExpressionMaxDepth: number;
+  /**
+   * Path of an ES module holding the operator's named filters (subscriptions of expression type NAMED,
+   * or upstream's class-filter flag, name them): its named export `filters` or else its default export
+   * maps each name to `(message) => boolean`. Imported once when the broker starts (a relative path
+   * from the broker's working directory); a module that is missing, does not load or exports no such
+   * map stops the start. Empty [default]: no named filters. Never changeable remotely.
+   */
+  namedFilterModule: string;
   /** Interface to listen on; undefined = every interface, as upstream. Not read from files. */
   listenHost: string | undefined;
   /** ms between scans for clients without heartbeat (ClientHousekeepingService: 10 s). */
@@ -233,6 +254,9 @@ export const BROKER_CONFIG_KEYS: { readonly [K in BrokerConfigFileKey]: ConfigKe
   cleanResourceInterval: ms(INT),
   offsetCheckInSlave: ms(BOOL),
   allowMidLogTruncation: { kind: BOOL, owner: 'rocketmq-ts' },
+  filterExpressionMaxLength: { kind: INT, owner: 'rocketmq-ts' },
+  filterExpressionMaxDepth: { kind: INT, owner: 'rocketmq-ts' },
+  namedFilterModule: { kind: STR, owner: 'rocketmq-ts' },
 };
 
 /**
@@ -413,6 +437,10 @@ export function systemEnvironment(): BrokerConfigEnvironment {
 
 const STORE = DEFAULT_MESSAGE_STORE_CONFIG;
 
+/** Ceilings of the filter expression settings (see filterExpressionMaxLength / MaxDepth). */
+export const MAX_FILTER_EXPRESSION_LENGTH = 1 << 20;
+export const MAX_FILTER_EXPRESSION_DEPTH = 256;
+
 /** Defaults that do not depend on the machine. */
 export const DEFAULT_BROKER_CONFIG: Readonly<
   Omit<BrokerConfig, 'namesrvAddr' | 'brokerIP1' | 'brokerIP2' | 'brokerName' | 'storePathRootDir'>
@@ -473,6 +501,9 @@ export const DEFAULT_BROKER_CONFIG: Readonly<
   flushConsumerOffsetDelay: 10_000,
   unregisterBrokerTimeoutMills: 3000,
   longPollingCheckInterval: 5000,
+  filterExpressionMaxLength: DEFAULT_SQL_MAX_LENGTH,
+  filterExpressionMaxDepth: DEFAULT_SQL_MAX_DEPTH,
+  namedFilterModule: '',
 });
 
 /** Every default, the machine-dependent ones from `env`. */
@@ -607,6 +638,13 @@ export function validateBrokerConfig(c: BrokerConfig): BrokerConfig {
   ];
   for (const [name, v] of nonNegative) {
     if (!Number.isFinite(v) || v < 0) errors.push(`${name} must be >= 0, got ${v}`);
+  }
+  const bounded: Array<[string, number, number]> = [
+    ['filterExpressionMaxLength', c.filterExpressionMaxLength, MAX_FILTER_EXPRESSION_LENGTH],
+    ['filterExpressionMaxDepth', c.filterExpressionMaxDepth, MAX_FILTER_EXPRESSION_DEPTH],
+  ];
+  for (const [name, v, max] of bounded) {
+    if (!Number.isInteger(v) || v < 1 || v > max) errors.push(`${name} must be 1..${max}, got ${v}`);
   }
   if (errors.length > 0) throw new ValidationError(`invalid broker config: ${errors.join('; ')}`);
   const isMaster = c.brokerRole !== 'SLAVE';

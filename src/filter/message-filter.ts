@@ -15,6 +15,7 @@ import {
 import { isTagType } from '../common/protocol/check-client-request-body.js';
 import { SUB_ALL, type SubscriptionData } from '../common/protocol/subscription-data.js';
 import type { CompiledFilterExpression } from './filter-factory.js';
+import { filterExpressionType } from './named-expression.js';
 
 /** Structurally the store's MessageFilter. */
 export interface MessageFilter {
@@ -53,6 +54,24 @@ function readOrFail(record: Buffer | undefined): Map<string, string> | undefined
   }
 }
 
+/**
+ * The subscription's tag hash codes as a set, built once per codeSet: a filter is made for every pull,
+ * and a heartbeat may carry 100,000 tags, so building it per pull would cost each pull that much.
+ */
+const codeSets = new WeakMap<readonly number[], ReadonlySet<number>>();
+const NO_CODES: ReadonlySet<number> = new Set();
+
+function codeSetOf(subscriptionData: SubscriptionData | undefined): ReadonlySet<number> {
+  const codes = subscriptionData?.codeSet;
+  if (codes === undefined || codes.length === 0) return NO_CODES;
+  let set = codeSets.get(codes);
+  if (set === undefined) {
+    set = new Set(codes);
+    codeSets.set(codes, set);
+  }
+  return set;
+}
+
 function evaluate(
   expression: CompiledFilterExpression,
   properties: Map<string, string> | undefined,
@@ -65,10 +84,26 @@ function evaluate(
   }
 }
 
+type RecordExpression = CompiledFilterExpression & Required<Pick<CompiledFilterExpression, 'matchesRecord'>>;
+
+function judgesRecords(expression: CompiledFilterExpression): expression is RecordExpression {
+  return expression.matchesRecord !== undefined;
+}
+
+/**
+ * A NAMED expression judges the whole record. Without a record (a held pull whose message could not
+ * be read) it lets the message through: the pull that follows reads and judges it.
+ */
+function evaluateRecord(expression: RecordExpression, record: Buffer | undefined, topic?: string): boolean {
+  return record === undefined ? true : expression.matchesRecord(record, topic);
+}
+
 /**
  * Tag subscriptions filter on the consume queue's tag hash and pass everything in the commit log;
  * SQL92 subscriptions pass the consume queue (no bloom-filter bit maps here) and are evaluated on the
- * stored record's properties.
+ * stored record's properties; NAMED ones pass the consume queue too and judge the stored record.
+ * Upstream's class-filter flag selects a NAMED filter here (upstream passed everything and left the
+ * filtering to a filter server running the client's class).
  */
 export class ExpressionMessageFilter implements MessageFilter {
   protected readonly subscriptionData: SubscriptionData | undefined;
@@ -83,14 +118,14 @@ export class ExpressionMessageFilter implements MessageFilter {
   ) {
     this.subscriptionData = subscriptionData;
     this.consumerFilterData = consumerFilterData;
-    this.tagType = subscriptionData === undefined || isTagType(subscriptionData.expressionType);
+    this.tagType = subscriptionData === undefined || isTagType(filterExpressionType(subscriptionData));
     this.subAll = subscriptionData?.subString === SUB_ALL;
-    this.codes = new Set(subscriptionData?.codeSet ?? []);
+    this.codes = codeSetOf(subscriptionData);
   }
 
-  /** Everything passes without a subscription or in class-filter mode (upstream's first two checks). */
+  /** Everything passes without a subscription. */
   protected passesAll(): boolean {
-    return this.subscriptionData === undefined || this.subscriptionData.classFilterMode;
+    return this.subscriptionData === undefined;
   }
 
   isMatchedByConsumeQueue(tagsCode: bigint | undefined): boolean {
@@ -105,6 +140,7 @@ export class ExpressionMessageFilter implements MessageFilter {
     if (this.passesAll() || this.tagType) return true;
     const expression = this.consumerFilterData?.compiledExpression;
     if (expression === undefined) return true;
+    if (judgesRecords(expression)) return evaluateRecord(expression, record);
     const properties = readOrFail(record);
     if (properties === false) return false;
     return evaluate(expression, properties);
@@ -113,8 +149,9 @@ export class ExpressionMessageFilter implements MessageFilter {
 
 /**
  * With the broker's filterSupportRetry: a consumer's retry topic (`%RETRY%group`, subscribed with
- * TAG `*`) is filtered with the SQL92 expression the group registered for the message's original
- * topic (its RETRY_TOPIC property), so retried messages obey the same filter as first deliveries.
+ * TAG `*`) is filtered with the SQL92 or NAMED expression the group registered for the message's
+ * original topic (its RETRY_TOPIC property), so retried messages obey the same filter as first
+ * deliveries; a named filter sees the original topic as the message's topic.
  */
 export class ExpressionForRetryMessageFilter extends ExpressionMessageFilter {
   constructor(
@@ -127,22 +164,24 @@ export class ExpressionForRetryMessageFilter extends ExpressionMessageFilter {
 
   override isMatchedByCommitLog(record: Buffer | undefined): boolean {
     const sub = this.subscriptionData;
-    if (sub === undefined || sub.classFilterMode) return true;
+    if (sub === undefined) return true;
     const isRetryTopic = sub.topic.startsWith(MixAll.RETRY_GROUP_TOPIC_PREFIX);
-    if (!isRetryTopic && isTagType(sub.expressionType)) return true;
+    if (!isRetryTopic && isTagType(filterExpressionType(sub))) return true;
     let properties: Map<string, string> | undefined;
     let filterData = this.consumerFilterData;
+    let realTopic: string | undefined;
     if (isRetryTopic) {
       const read = readOrFail(record);
       if (read === false) return false;
       properties = read;
-      const realTopic = properties?.get(MessageConst.PROPERTY_RETRY_TOPIC);
+      realTopic = properties?.get(MessageConst.PROPERTY_RETRY_TOPIC);
       const group = sub.topic.slice(MixAll.RETRY_GROUP_TOPIC_PREFIX.length);
       // Upstream dereferences a missing RETRY_TOPIC (NullPointerException); we let the message through.
       filterData = realTopic === undefined ? undefined : this.consumerFilterManager.get(realTopic, group);
     }
     const expression = filterData?.compiledExpression;
     if (expression === undefined) return true;
+    if (judgesRecords(expression)) return evaluateRecord(expression, record, realTopic);
     if (!isRetryTopic) {
       const read = readOrFail(record);
       if (read === false) return false;

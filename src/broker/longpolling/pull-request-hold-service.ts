@@ -10,6 +10,7 @@ import type { Clock, TimerHandle } from '../../common/clock.js';
 import { MixAll } from '../../common/constants.js';
 import type { Logger } from '../../common/logger.js';
 import { isTagType } from '../../common/protocol/check-client-request-body.js';
+import { filterExpressionType } from '../../filter/named-expression.js';
 import type { MessageStore } from '../../store/message-store.js';
 import type { BrokerConfig } from '../broker-config.js';
 import { ManyPullRequest } from './many-pull-request.js';
@@ -36,13 +37,13 @@ function describe(error: unknown): string {
 }
 
 /**
- * Whether the filter needs the stored record to decide: SQL92 subscriptions, and retry topics (the
- * retry filter reads the message's original topic). Tag filters pass every record, so the record is
- * not read for them.
+ * Whether the filter needs the stored record to decide: SQL92 and NAMED subscriptions (class-filter
+ * ones included), and retry topics (the retry filter reads the message's original topic). Tag filters
+ * pass every record, so the record is not read for them.
  */
 function needsRecord(request: PullRequest): boolean {
   const sub = request.subscriptionData;
-  return !isTagType(sub.expressionType) || sub.topic.startsWith(MixAll.RETRY_GROUP_TOPIC_PREFIX);
+  return !isTagType(filterExpressionType(sub)) || sub.topic.startsWith(MixAll.RETRY_GROUP_TOPIC_PREFIX);
 }
 
 export class PullRequestHoldService {

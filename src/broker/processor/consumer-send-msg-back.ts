@@ -7,12 +7,14 @@
  * the consumer's maxReconsumeTimes), or the consumer asks with a negative level, to `%DLQ%<group>`.
  */
 import { MixAll, PermName, TopicSysFlag } from '../../common/constants.js';
+import { ValidationError } from '../../common/errors.js';
 import { javaIsBlank } from '../../common/message/java-lang.js';
 import type { MessageExt } from '../../common/message/message.js';
 import { MessageConst } from '../../common/message/message-const.js';
 import { javaPropertiesOrder, messageProperties2String } from '../../common/message/properties.js';
 import { decodeMessage } from '../../common/message/stored-format.js';
 import { tagsString2tagsCode } from '../../common/message/tag-hash.js';
+import type { TopicConfig } from '../../common/protocol/topic-config.js';
 import { TopicValidator } from '../../common/validators.js';
 import { createResponse, type RemotingCommand } from '../../remoting/protocol/command.js';
 import { decodeHeader } from '../../remoting/protocol/header-schema.js';
@@ -29,12 +31,18 @@ function respond(request: RemotingCommand, code: number, remark?: string): Remot
   return createResponse(request, code, { remark });
 }
 
-/** The stored message as upstream's lookMessageByOffset decodes it (body as stored), or undefined. */
+/**
+ * The stored message as upstream's lookMessageByOffset decodes it (body as stored), or undefined.
+ * Unlike upstream, the record must say it was stored at that offset: an offset inside a record can
+ * land on bytes that frame and decode as a message (a body may hold a record image), and those must
+ * not be sent back as one.
+ */
 function lookMessageByOffset(broker: BrokerContext, offset: bigint): MessageExt | undefined {
   const record = broker.messageStore.selectOneMessageByOffset(offset);
   if (record === undefined) return undefined;
   try {
-    return decodeMessage(record, 0, { decompress: false });
+    const msgExt = decodeMessage(record, 0, { decompress: false });
+    return msgExt.commitLogOffset === offset ? msgExt : undefined;
   } catch {
     return undefined;
   }
@@ -77,20 +85,35 @@ export const consumerSendMsgBack: BrokerRequestHandler = (broker, _ctx, request)
 
   let topic = MixAll.getRetryTopic(h.group);
   let queueId = randomQueueId(groupConfig.retryQueueNums);
+  const msgExt = lookMessageByOffset(broker, h.offset);
+  const notFound = `look message by offset failed, ${h.offset}`;
+  // Upstream creates the retry topic first; the answer is the same, but a request naming no message
+  // leaves no new topic behind.
+  if (msgExt === undefined && broker.topicConfigManager.selectTopicConfig(topic) === undefined) {
+    return respond(request, ResponseCode.SYSTEM_ERROR, notFound);
+  }
   const topicSysFlag = h.unitMode ? TopicSysFlag.buildSysFlag(false, true) : 0;
-  const retryConfig = broker.topicConfigManager.createTopicInSendMessageBackMethod(
-    topic,
-    groupConfig.retryQueueNums,
-    PermName.PERM_WRITE | PermName.PERM_READ,
-    topicSysFlag,
-  );
+  let retryConfig: Readonly<TopicConfig>;
+  try {
+    retryConfig = broker.topicConfigManager.createTopicInSendMessageBackMethod(
+      topic,
+      groupConfig.retryQueueNums,
+      PermName.PERM_WRITE | PermName.PERM_READ,
+      topicSysFlag,
+    );
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    // A group name of 121..255 characters is valid, its retry topic is not.
+    return respond(
+      request,
+      ResponseCode.SYSTEM_ERROR,
+      `no retry topic for group ${h.group}: ${error.message}`,
+    );
+  }
   if (!PermName.isWriteable(retryConfig.perm)) {
     return respond(request, ResponseCode.NO_PERMISSION, `the topic[${topic}] sending message is forbidden`);
   }
-  const msgExt = lookMessageByOffset(broker, h.offset);
-  if (msgExt === undefined) {
-    return respond(request, ResponseCode.SYSTEM_ERROR, `look message by offset failed, ${h.offset}`);
-  }
+  if (msgExt === undefined) return respond(request, ResponseCode.SYSTEM_ERROR, notFound);
 
   const properties = msgExt.properties;
   if (!properties.has(MessageConst.PROPERTY_RETRY_TOPIC)) {

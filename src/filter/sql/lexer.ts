@@ -121,6 +121,11 @@ function exponentEnd(s: string, i: number): number {
 
 export class Lexer {
   private pos = 0;
+  /**
+   * Where a `--` was last found with no line break after it (-1: none yet). Any later `--` has none
+   * either; remembering it keeps a run of minus signs from rescanning the rest of the text at each.
+   */
+  private unendedCommentAt = -1;
 
   constructor(private readonly s: string) {}
 
@@ -196,9 +201,13 @@ export class Lexer {
         this.pos++;
       } else if (c === 0x2d && s.charCodeAt(this.pos + 1) === 0x2d) {
         // LINE_COMMENT must end with a line break; without one the text lexes as "-" "-" ...
+        if (this.unendedCommentAt >= 0 && this.pos >= this.unendedCommentAt) return;
         let j = this.pos + 2;
         while (j < s.length && s.charCodeAt(j) !== 0x0a && s.charCodeAt(j) !== 0x0d) j++;
-        if (j >= s.length) return;
+        if (j >= s.length) {
+          this.unendedCommentAt = this.pos;
+          return;
+        }
         this.pos = s.charCodeAt(j) === 0x0d && s.charCodeAt(j + 1) === 0x0a ? j + 2 : j + 1;
       } else if (c === 0x2f && s.charCodeAt(this.pos + 1) === 0x2a) {
         const close = s.indexOf('*/', this.pos + 2);

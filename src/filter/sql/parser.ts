@@ -59,10 +59,17 @@ const INT_MIN = -2147483648n;
 const INT_MAX = 2147483647n;
 const DOUBLE_MIN_VALUE = 5e-324;
 
-/** A node as text for an error message, cut short: the expression may be 64K long. */
-function excerpt(node: SqlNode): string {
-  const text = printSqlNode(node);
+/** Text for an error message, cut short: the expression (and one literal in it) may be 64K long. */
+function clip(text: string): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+function excerpt(node: SqlNode): string {
+  return clip(printSqlNode(node));
+}
+
+function shownValue(v: SqlValue): string {
+  return clip(formatSqlValue(v));
 }
 
 class Parser {
@@ -146,7 +153,7 @@ class Parser {
     if (node.kind === 'constant') {
       const v = node.value;
       if (typeof v === 'number' || typeof v === 'bigint' || v instanceof SqlDouble) return;
-      throw this.semantic(`value ${formatSqlValue(v)} cannot be compared`, at);
+      throw this.semantic(`value ${shownValue(v)} cannot be compared`, at);
     }
     if (isBooleanNode(node)) throw this.semantic(`value ${excerpt(node)} cannot be compared`, at);
   }
@@ -166,10 +173,7 @@ class Parser {
       typeof l.value === 'boolean' &&
       typeof r.value !== 'boolean'
     ) {
-      throw this.semantic(
-        `${formatSqlValue(l.value)} cannot be compared with ${formatSqlValue(r.value)}`,
-        at,
-      );
+      throw this.semantic(`${shownValue(l.value)} cannot be compared with ${shownValue(r.value)}`, at);
     }
   }
 
@@ -184,11 +188,11 @@ class Parser {
       answer = javaCompare(h.value, l.value);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw this.semantic(`BETWEEN bounds cannot be compared: ${reason}`, at);
+      throw this.semantic(`BETWEEN bounds cannot be compared: ${clip(reason)}`, at);
     }
     if (answer < 0) {
       throw this.semantic(
-        `BETWEEN low value ${formatSqlValue(l.value)} must be less than or equal to high value ${formatSqlValue(h.value)}`,
+        `BETWEEN low value ${shownValue(l.value)} must be less than or equal to high value ${shownValue(h.value)}`,
         at,
       );
     }
@@ -435,16 +439,20 @@ class Parser {
 
   /** ConstantExpression.createFromDecimal: a Long, narrowed to an Integer when it fits. */
   private decimal(t: Token): number | bigint {
-    const v = BigInt(t.text);
-    if (v > LONG_MAX) throw this.semantic(`integer literal ${t.text} is out of the long range`, t.start);
+    // Without leading zeros, more than 19 digits is past Long.MAX_VALUE: no need to convert 64K digits.
+    const v = t.text.length > 19 ? LONG_MAX + 1n : BigInt(t.text);
+    if (v > LONG_MAX)
+      throw this.semantic(`integer literal ${clip(t.text)} is out of the long range`, t.start);
     return v >= INT_MIN && v <= INT_MAX ? Number(v) : v;
   }
 
   /** ConstantExpression.createFloat: finite and not below Double.MIN_VALUE (so a literal 0.0 is refused). */
   private float(t: Token): SqlDouble {
     const v = Number(t.text);
-    if (v > Number.MAX_VALUE) throw this.semantic(`${t.text} is greater than ${Number.MAX_VALUE}`, t.start);
-    if (v < DOUBLE_MIN_VALUE) throw this.semantic(`${t.text} is less than ${DOUBLE_MIN_VALUE}`, t.start);
+    if (v > Number.MAX_VALUE)
+      throw this.semantic(`${clip(t.text)} is greater than ${Number.MAX_VALUE}`, t.start);
+    if (v < DOUBLE_MIN_VALUE)
+      throw this.semantic(`${clip(t.text)} is less than ${DOUBLE_MIN_VALUE}`, t.start);
     return new SqlDouble(v);
   }
 }

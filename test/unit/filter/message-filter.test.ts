@@ -92,12 +92,16 @@ describe('ExpressionMessageFilter, SQL92 path', () => {
     assert.equal(sqlFilter('a IS NULL').filter.isMatchedByCommitLog(undefined), true);
   });
 
-  test('without compiled filter data, or in class-filter mode, everything passes', () => {
+  test('without compiled filter data everything passes; class-filter mode uses the filter data', () => {
     const { sub } = sqlFilter('a > 5');
     assert.equal(new ExpressionMessageFilter(sub, undefined).isMatchedByCommitLog(record('T', {})), true);
     const data = buildConsumerFilterData('T', 'g', 'FALSE', 'SQL92', 1n, 0, factory);
+    // Upstream passed everything on to a filter server; here the flag selects a (NAMED) filter.
     const cf = new ExpressionMessageFilter({ ...sub, classFilterMode: true }, data);
-    assert.equal(cf.isMatchedByCommitLog(record('T', {})), true);
+    assert.equal(cf.isMatchedByConsumeQueue(12345n), true);
+    assert.equal(cf.isMatchedByCommitLog(record('T', {})), false);
+    const none = new ExpressionMessageFilter({ ...sub, classFilterMode: true }, undefined);
+    assert.equal(none.isMatchedByCommitLog(record('T', {})), true);
   });
 
   test('TRUE, FALSE, IS NULL and BETWEEN as the interop test uses them', () => {
