@@ -51,6 +51,15 @@ export async function startFromArgs(argv: readonly string[], io: CliIO): Promise
     ...(loaded === undefined ? {} : { brokerExtraProperties: loaded.properties }),
     ...(values.host === undefined ? {} : { host: values.host }),
     logger,
+  }).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      const what = error instanceof Error ? error.message : String(error);
+      throw new Error(
+        `${what}: is another name server or broker running? Pick free ports with --namesrv-port and --broker-port (the broker also uses port - 2)`,
+        { cause: error },
+      );
+    }
+    throw error;
   });
   io.out(
     `rocketmq-ts started in ${Date.now() - started} ms\n` +

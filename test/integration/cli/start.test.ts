@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -143,6 +144,30 @@ test('rmq broker with a bad config value exits 1 naming the key', { timeout: 30_
     assert.equal(code, 1);
     assert.match(stderr, /listenPort/);
   } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('rmq start on a port in use says which and how to pick another', { timeout: 30_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rmq-cli-busy-'));
+  const blocker = createServer();
+  await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+  try {
+    const port = (blocker.address() as AddressInfo).port;
+    const child = spawn(
+      process.execPath,
+      [bin, 'start', '-d', join(dir, 'data'), '--namesrv-port', String(port), '--host', '127.0.0.1'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const [code] = (await once(child, 'exit')) as [number | null];
+    assert.equal(code, 1);
+    assert.match(stderr, new RegExp(`EADDRINUSE.*${port}.*--namesrv-port`));
+  } finally {
+    blocker.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });
