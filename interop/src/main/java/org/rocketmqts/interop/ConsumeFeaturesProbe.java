@@ -109,9 +109,14 @@ public final class ConsumeFeaturesProbe {
         final List<Map<String, Object>> deliveries = Collections.synchronizedList(new ArrayList<>());
         final long[] first = {0};
         final CountDownLatch done = new CountDownLatch(maxReconsumeTimes + 1);
+        DefaultMQProducer p = producer(namesrv, group + "_pg");
+        // The topic exists (a warm-up the consumer does not subscribe to) and the consumer pulls both it
+        // and its retry topic before the message goes out: the client learns the retry topic's route
+        // only on its 30 s route refresh, which would otherwise delay the first retry on any broker.
+        p.send(new Message(topic, "warm", "warm-up".getBytes(StandardCharsets.UTF_8)));
         DefaultMQPushConsumer c = consumer(namesrv, group, "retry");
         c.setMaxReconsumeTimes(maxReconsumeTimes);
-        c.subscribe(topic, "*");
+        c.subscribe(topic, "TagA");
         c.registerMessageListener((MessageListenerConcurrently) (msgs, context) -> {
             for (MessageExt m : msgs) {
                 long now = System.currentTimeMillis();
@@ -138,13 +143,20 @@ public final class ConsumeFeaturesProbe {
             return ConsumeConcurrentlyStatus.RECONSUME_LATER;
         });
         c.start();
-        DefaultMQProducer p = producer(namesrv, group + "_pg");
         Map<String, Object> out = new LinkedHashMap<>();
         try {
+            long deadline = System.currentTimeMillis() + timeoutMs;
+            String retryTopic = "%RETRY%" + group;
+            while (!(holds(c, topic) && holds(c, retryTopic))) {
+                if (System.currentTimeMillis() > deadline) {
+                    throw new IllegalStateException("the consumer never held " + topic + " and " + retryTopic);
+                }
+                Thread.sleep(100);
+            }
             SendResult r = p.send(new Message(topic, "TagA", "retry-key", "retry-body".getBytes(StandardCharsets.UTF_8)));
             out.put("msgId", r.getMsgId());
             out.put("offsetMsgId", r.getOffsetMsgId());
-            out.put("complete", done.await(timeoutMs, TimeUnit.MILLISECONDS));
+            out.put("complete", done.await(Math.max(1, deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS));
             // A delivery beyond the limit would show here.
             Thread.sleep(2_000);
         } finally {
@@ -154,6 +166,16 @@ public final class ConsumeFeaturesProbe {
         out.put("deliveries", new ArrayList<>(deliveries));
         ProbeOutput.line(out);
         return 0;
+    }
+
+    private static boolean holds(DefaultMQPushConsumer c, String topic) {
+        for (org.apache.rocketmq.common.message.MessageQueue mq
+            : c.getDefaultMQPushConsumerImpl().getRebalanceImpl().getProcessQueueTable().keySet()) {
+            if (mq.getTopic().equals(topic)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static long levelMs(int level) {
