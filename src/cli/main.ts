@@ -35,17 +35,30 @@ export function packageVersion(): string {
   throw new Error('package.json has no version');
 }
 
+const signalCleanups = new WeakMap<Promise<void>, () => void>();
+
 /** Resolves on the first SIGINT or SIGTERM, for a graceful shutdown. */
 function waitForSignal(): Promise<void> {
-  return new Promise((resolve) => {
+  let cleanup = (): void => {};
+  const promise = new Promise<void>((resolve) => {
     const done = (): void => {
+      cleanup();
+      resolve();
+    };
+    cleanup = () => {
       process.off('SIGINT', done);
       process.off('SIGTERM', done);
-      resolve();
     };
     process.once('SIGINT', done);
     process.once('SIGTERM', done);
   });
+  signalCleanups.set(promise, cleanup);
+  return promise;
+}
+
+/** Removes the listeners of a waitForSignal that is no longer wanted (the start failed). */
+function stopWaiting(signal: Promise<void>): void {
+  signalCleanups.get(signal)?.();
 }
 
 interface ServerCommand {
@@ -87,8 +100,17 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO): Prom
       io.out(server.usage);
       return 0;
     }
-    const running = await server.run(rest, io);
-    await waitForSignal();
+    // Listening for the signal before anything starts: a SIGTERM that arrives while the servers
+    // start (or right after they print their addresses) still shuts them down gracefully.
+    const signal = waitForSignal();
+    let running: { shutdown(): Promise<void> };
+    try {
+      running = await server.run(rest, io);
+    } catch (error) {
+      stopWaiting(signal);
+      throw error;
+    }
+    await signal;
     io.out(`rmq ${command}: shutting down\n`);
     await running.shutdown();
     return 0;
