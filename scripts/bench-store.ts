@@ -1,19 +1,34 @@
 /**
  * Commit-log rates against the raw disk of this machine, measured in the same run: appends of 1 KiB
- * messages with ASYNC_FLUSH and SYNC_FLUSH from 1, 16 and 64 concurrent appenders; raw sequential
- * writes + fdatasync of the same total size; the abnormal-recovery scan rate. Prints figures; it is
- * not a test.
+ * messages with ASYNC_FLUSH and SYNC_FLUSH from 1, 16 and 64 concurrent appenders, and the
+ * abnormal-recovery scan rate (as configured by default, and without the CRC worker thread for
+ * comparison). Prints figures; it is not a test.
  *
- *   node <build>/scripts/bench-store.js [--mib N] [--sync-seconds S] [--write-mode sync|async] [--dir D]
+ * The raw disk is measured right before and after each case doing the I/O the commit log has to do,
+ * so the ratio is the store's own cost (this machine's disk and page cache swing several-fold between
+ * minutes); the faster of the two raw runs counts:
+ * - ASYNC_FLUSH: the rate of acknowledged appends (an ASYNC_FLUSH broker acks once the write ended)
+ *   against the same bytes written with the commit log's write size (one append per appender per
+ *   turn; the run prints the size counted at the file layer) and one fdatasync at the end;
+ * - SYNC_FLUSH: against a loop writing what one group commit covers (one append per appender) and
+ *   fdatasyncing each, for the same time.
+ * Every case also shows the ratio to sequential 1 MiB writes with one fdatasync (the old reference:
+ * no store reaches it with 1 KiB messages from at most 64 waiting appenders, whose writes are at most
+ * 64 records, and under SYNC_FLUSH at most 64 records per fdatasync).
+ *
+ *   node <build>/scripts/bench-store.js [--mib N] [--sync-seconds S] [--rounds R] [--write-mode sync|async]
+ *     [--dir D] [--cases async,sync] (the recovery scans read the store of the last ASYNC 64 run)
  */
 import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HostAddress } from '../src/common/message/host.js';
+import { storedRecordSize } from '../src/common/message/stored-format.js';
 import { tagsString2tagsCode } from '../src/common/message/tag-hash.js';
 import { CommitLog, type MessageExtBrokerInner } from '../src/store/commit-log.js';
 import { type FlushDiskType, messageStoreConfig } from '../src/store/config.js';
 import type { DispatchRequest } from '../src/store/dispatch-request.js';
+import { type FileIO, nodeFileIO } from '../src/store/file-io.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -22,14 +37,22 @@ function arg(name: string, fallback: string): string {
 
 const TOTAL_MIB = Number(arg('mib', '256'));
 const SYNC_SECONDS = Number(arg('sync-seconds', '3'));
+const ROUNDS = Math.max(1, Number(arg('rounds', '2')));
 const WRITE_MODE = arg('write-mode', 'sync') === 'async' ? 'async' : 'sync';
 const BASE_DIR = arg('dir', tmpdir());
+const CASES = new Set(arg('cases', 'async,sync').split(','));
 
 const STORE_HOST: HostAddress = { address: '10.0.0.1', port: 10911 };
 const BORN_HOST: HostAddress = { address: '10.0.0.2', port: 50000 };
 const BODY = Buffer.alloc(1024, 0x61);
 const PROPS = 'TAGS\u0001TagA\u0002KEYS\u0001key\u0002UNIQ_KEY\u00017F0000010001000000000000000000';
 const TAGS_CODE = tagsString2tagsCode('TagA');
+const RECORD_SIZE = storedRecordSize(
+  0,
+  BODY.length,
+  Buffer.byteLength('BenchTopic'),
+  Buffer.byteLength(PROPS),
+);
 
 function message(queueId: number): MessageExtBrokerInner {
   return {
@@ -52,26 +75,80 @@ function freshDir(name: string): string {
   return fs.mkdtempSync(join(BASE_DIR, `rmq-bench-${name}-`));
 }
 
+/** The store's file calls, counting the writes (a turn's write is one call unless it is short). */
+class CountingIO implements FileIO {
+  writes = 0;
+  openSync = nodeFileIO.openSync;
+  closeSync = nodeFileIO.closeSync;
+  ftruncateSync = nodeFileIO.ftruncateSync;
+  fsyncSync = nodeFileIO.fsyncSync;
+  fdatasyncSync = nodeFileIO.fdatasyncSync;
+  fdatasync = nodeFileIO.fdatasync;
+  readSync = nodeFileIO.readSync;
+  fstatSync = nodeFileIO.fstatSync;
+  unlinkSync = nodeFileIO.unlinkSync;
+  writeSync(fd: number, buffer: Buffer, offset: number, length: number, position: number): number {
+    this.writes++;
+    return nodeFileIO.writeSync(fd, buffer, offset, length, position);
+  }
+  write(...args: Parameters<FileIO['write']>): void {
+    this.writes++;
+    nodeFileIO.write(...args);
+  }
+}
+
 interface Figures {
-  msgs: number;
   bytes: number;
   seconds: number;
 }
 
-/** Sequential 1 MiB writes then one fdatasync: what the disk gives a single writer. */
-function rawDisk(totalBytes: number): Figures {
+const mbps = (f: Figures): number => f.bytes / 1e6 / f.seconds;
+
+/** `totalBytes` written sequentially in writes of `chunk` bytes, then one fdatasync. */
+function rawDisk(totalBytes: number, chunk: number): Figures {
   const dir = freshDir('raw');
-  const path = join(dir, 'raw');
-  const fd = fs.openSync(path, 'w');
-  const chunk = Buffer.alloc(1024 * 1024, 0x62);
+  const fd = fs.openSync(join(dir, 'raw'), 'w');
+  const buf = Buffer.alloc(chunk, 0x62);
   const started = performance.now();
-  for (let written = 0; written < totalBytes; written += chunk.length)
-    fs.writeSync(fd, chunk, 0, chunk.length, written);
+  for (let written = 0; written < totalBytes; written += chunk) {
+    fs.writeSync(fd, buf, 0, Math.min(chunk, totalBytes - written), written);
+  }
   fs.fdatasyncSync(fd);
   const seconds = (performance.now() - started) / 1000;
   fs.closeSync(fd);
   fs.rmSync(dir, { recursive: true, force: true });
-  return { msgs: 0, bytes: totalBytes, seconds };
+  return { bytes: totalBytes, seconds };
+}
+
+/** Writes `chunk` bytes + fdatasync in a loop for `seconds`: the disk when every write must be durable. */
+function rawSyncLoop(chunk: number, seconds: number): Figures & { syncs: number } {
+  const dir = freshDir('rawsync');
+  const fd = fs.openSync(join(dir, 'raw'), 'w');
+  const buf = Buffer.alloc(chunk, 0x63);
+  let bytes = 0;
+  let syncs = 0;
+  const started = performance.now();
+  while (performance.now() - started < seconds * 1000) {
+    fs.writeSync(fd, buf, 0, chunk, bytes);
+    fs.fdatasyncSync(fd);
+    bytes += chunk;
+    syncs++;
+  }
+  const elapsed = (performance.now() - started) / 1000;
+  fs.closeSync(fd);
+  fs.rmSync(dir, { recursive: true, force: true });
+  return { bytes, seconds: elapsed, syncs };
+}
+
+interface StoreRun {
+  msgs: number;
+  /** Until the last acknowledgement. */
+  acked: Figures;
+  /** Until a flush after the last acknowledgement ended. */
+  durable: Figures;
+  writes: number;
+  syncs: number;
+  dir: string;
 }
 
 async function appenders(
@@ -80,14 +157,19 @@ async function appenders(
   totalBytes: number,
   maxSeconds: number,
   keep: boolean,
-): Promise<Figures & { dir: string; syncs: number }> {
+): Promise<StoreRun> {
   const dir = freshDir(flushDiskType === 'SYNC_FLUSH' ? 'sync' : 'async');
+  const io = new CountingIO();
   const cl = new CommitLog(messageStoreConfig({ storePathRootDir: dir, flushDiskType }), {
     writeMode: WRITE_MODE,
+    io,
   });
   cl.recoverNormally();
   cl.start();
   const recordSize = (await cl.putMessage(message(0))).appendMessageResult?.wroteBytes ?? 1;
+  await cl.flush();
+  const writesBefore = io.writes;
+  const syncsBefore = cl.groupCommitSyncCount;
   const perAppender = Math.ceil(totalBytes / recordSize / concurrency);
   let msgs = 0;
   let bytes = 0;
@@ -96,6 +178,7 @@ async function appenders(
   const loop = async (id: number): Promise<void> => {
     const m = message(id % 8);
     for (let i = 0; i < perAppender; i++) {
+      // A fresh object per message, as the broker builds one per request.
       const r = await cl.putMessage({ ...m });
       if (r.putMessageStatus !== 'PUT_OK') throw new Error(`append failed: ${r.putMessageStatus}`);
       msgs++;
@@ -104,40 +187,36 @@ async function appenders(
     }
   };
   await Promise.all(Array.from({ length: concurrency }, (_, i) => loop(i)));
+  const ackedAt = performance.now();
   await cl.flush();
-  const seconds = (performance.now() - started) / 1000;
-  const syncs = cl.groupCommitSyncCount;
+  const durableAt = performance.now();
+  const writes = io.writes - writesBefore;
+  const syncs = cl.groupCommitSyncCount - syncsBefore;
   await cl.shutdown();
   if (!keep) fs.rmSync(dir, { recursive: true, force: true });
-  return { msgs, bytes, seconds, dir, syncs };
-}
-
-/** Write `chunk` bytes + fdatasync in a loop: the disk's rate when every write must be durable. */
-function rawSyncLoop(chunk: number, seconds: number): Figures {
-  const dir = freshDir('rawsync');
-  const fd = fs.openSync(join(dir, 'raw'), 'w');
-  const buf = Buffer.alloc(chunk, 0x63);
-  let bytes = 0;
-  const started = performance.now();
-  while (performance.now() - started < seconds * 1000) {
-    fs.writeSync(fd, buf, 0, chunk, bytes);
-    fs.fdatasyncSync(fd);
-    bytes += chunk;
-  }
-  const elapsed = (performance.now() - started) / 1000;
-  fs.closeSync(fd);
-  fs.rmSync(dir, { recursive: true, force: true });
-  return { msgs: 0, bytes, seconds: elapsed };
+  return {
+    msgs,
+    acked: { bytes, seconds: (ackedAt - started) / 1000 },
+    durable: { bytes, seconds: (durableAt - started) / 1000 },
+    writes,
+    syncs,
+    dir,
+  };
 }
 
 /** Best of three scans: abnormal recovery with a (no-op) dispatcher, or normal recovery's validate-only scan. */
 async function recoveryScan(
   dir: string,
   dispatch: boolean,
-): Promise<{ bytes: number; seconds: number; records: number }> {
+  crcWorker: boolean,
+): Promise<{ bytes: number; seconds: number; records: number; runs: number[] }> {
   let best = { bytes: 0, seconds: Number.POSITIVE_INFINITY, records: 0 };
+  const runs: number[] = [];
   for (let round = 0; round < 3; round++) {
-    const cl = new CommitLog(messageStoreConfig({ storePathRootDir: dir }));
+    const cl = new CommitLog(
+      messageStoreConfig({ storePathRootDir: dir }),
+      crcWorker ? {} : { parallelCrcMinBytes: Number.POSITIVE_INFINITY },
+    );
     let records = 0;
     if (dispatch) {
       cl.addDispatcher({
@@ -152,72 +231,102 @@ async function recoveryScan(
     const result = dispatch ? cl.recoverAbnormally() : cl.recoverNormally();
     const seconds = (performance.now() - started) / 1000;
     await cl.shutdown({ flush: false });
+    runs.push(result.scannedBytes / 1e9 / seconds);
     if (seconds < best.seconds) best = { bytes: result.scannedBytes, seconds, records };
   }
-  return best;
+  return { ...best, runs };
 }
 
-function line(name: string, f: Figures, raw: Figures, rawSlow: Figures, extra = ''): void {
-  const mbps = f.bytes / 1e6 / f.seconds;
-  const ratio = (r: Figures): string => (mbps / (r.bytes / 1e6 / r.seconds)).toFixed(2).padStart(5);
-  console.log(
-    `${name.padEnd(28)} ${Math.round(f.msgs / f.seconds)
-      .toLocaleString('en-US')
-      .padStart(
-        10,
-      )} msgs/s ${mbps.toFixed(1).padStart(8)} MB/s  ${ratio(raw)} x raw median  ${ratio(rawSlow)} x raw slowest${extra}`,
-  );
-}
+const fmt = (n: number, digits = 1, width = 7): string => n.toFixed(digits).padStart(width);
+const ratio = (a: Figures, b: Figures): string => (mbps(a) / mbps(b)).toFixed(2);
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor((s.length - 1) / 2)] ?? Number.NaN;
+};
 
 async function main(): Promise<void> {
   const total = TOTAL_MIB * 1024 * 1024;
   console.log(
-    `commit log bench: 1 KiB bodies, ${TOTAL_MIB} MiB per async run, sync runs <= ${SYNC_SECONDS} s, write mode ${WRITE_MODE}, dir ${BASE_DIR}`,
+    `commit log bench: 1 KiB bodies, ${TOTAL_MIB} MiB per ASYNC run, SYNC runs ${SYNC_SECONDS} s, ${ROUNDS} round(s) ` +
+      `per case, write mode ${WRITE_MODE}, dir ${BASE_DIR}`,
   );
-  const raws = [rawDisk(total), rawDisk(total), rawDisk(total)].sort((a, b) => a.seconds - b.seconds);
-  const raw = raws[1]!;
-  // The host may absorb a whole run in its cache; the slowest run is closer to what the disk sustains.
-  const rawSlow = raws[2]!;
+  const seqRuns = [0, 1, 2].map(() => rawDisk(total, 1024 * 1024));
+  const seq = [...seqRuns].sort((a, b) => a.seconds - b.seconds)[1]!;
   console.log(
-    `raw disk (1 MiB writes, one fdatasync at the end), median of 3: ${(raw.bytes / 1e6 / raw.seconds).toFixed(1)} MB/s ` +
-      `(runs ${raws.map((r) => (r.bytes / 1e6 / r.seconds).toFixed(0)).join(', ')})`,
+    `raw sequential (1 MiB writes, one fdatasync at the end), median of 3: ${fmt(mbps(seq))} MB/s ` +
+      `(runs ${seqRuns.map((r) => mbps(r).toFixed(0)).join(', ')})`,
   );
+  const summary: string[] = [];
   let scanDir: string | undefined;
-  for (const c of [1, 16, 64]) {
-    const r = await appenders('ASYNC_FLUSH', c, total, 60, c === 64);
-    line(`ASYNC_FLUSH ${c} appender(s)`, r, raw, rawSlow);
-    if (c === 64) scanDir = r.dir;
-  }
-  for (const c of [1, 16, 64]) {
-    const r = await appenders('SYNC_FLUSH', c, total, SYNC_SECONDS, false);
-    line(
-      `SYNC_FLUSH  ${c} appender(s)`,
-      r,
-      raw,
-      rawSlow,
-      `  (${r.syncs} fdatasyncs, ${(r.msgs / Math.max(1, r.syncs)).toFixed(1)} msgs each)`,
-    );
-  }
-  for (const chunk of [4096, 64 * 1024]) {
-    const r = rawSyncLoop(chunk, 2);
-    console.log(
-      `raw ${chunk / 1024} KiB write+fdatasync loop: ${Math.round(r.bytes / chunk / r.seconds).toLocaleString('en-US')} syncs/s, ` +
-        `${(r.bytes / 1e6 / r.seconds).toFixed(1)} MB/s (what SYNC_FLUSH with ${chunk === 4096 ? '1 appender' : '64 appenders of 1 KiB'} can reach at most)`,
-    );
-  }
-  const raw2 = rawDisk(total);
-  console.log(`raw disk again: ${(raw2.bytes / 1e6 / raw2.seconds).toFixed(1)} MB/s`);
-  if (scanDir !== undefined) {
-    for (const dispatch of [true, false]) {
-      const s = await recoveryScan(scanDir, dispatch);
+  // With every appender waiting for its ack, a turn holds one append per appender: the commit log's
+  // write size is `appenders x record` (the run prints the size it measured). The raw runs use that size
+  // and are measured right before and right after each store run; the ratio is to the faster of the two.
+  for (const c of CASES.has('async') ? [1, 16, 64] : []) {
+    const ratios: number[] = [];
+    const chunk = c * RECORD_SIZE;
+    const rawBytes = Math.floor(total / chunk) * chunk;
+    for (let round = 0; round < ROUNDS; round++) {
+      const keep = c === 64 && round === ROUNDS - 1;
+      const before = rawDisk(rawBytes, chunk);
+      const r = await appenders('ASYNC_FLUSH', c, total, 60, keep);
+      const after = rawDisk(rawBytes, chunk);
+      if (keep) scanDir = r.dir;
+      const raw = mbps(before) > mbps(after) ? before : after;
+      ratios.push(mbps(r.acked) / mbps(raw));
       console.log(
-        `${dispatch ? 'abnormal recovery scan (CRC + dispatch)' : 'normal recovery scan (CRC, no dispatch)'}: ` +
-          `${(s.bytes / 1e9 / s.seconds).toFixed(2)} GB/s (${(s.bytes / 1e6).toFixed(0)} MB in ${s.seconds.toFixed(2)} s, ` +
-          `${s.records.toLocaleString('en-US')} records dispatched, best of 3, page cache warm)`,
+        `ASYNC_FLUSH ${String(c).padStart(2)} appender(s) #${round + 1}: ${fmt(r.msgs / r.acked.seconds, 0, 9)} msgs/s acked ` +
+          `${fmt(mbps(r.acked))} MB/s in ${fmt(r.acked.bytes / Math.max(1, r.writes) / 1024, 1, 5)} KiB writes | ` +
+          `raw ${fmt(chunk / 1024, 1, 5)} KiB writes + fdatasync ${fmt(mbps(before), 0, 5)} / ${fmt(mbps(after), 0, 5)} MB/s ` +
+          `-> ${ratio(r.acked, raw)} x | ${ratio(r.acked, seq)} x raw 1 MiB | incl. final flush ${fmt(mbps(r.durable), 0, 5)} MB/s`,
       );
+    }
+    summary.push(
+      `ASYNC_FLUSH ${String(c).padStart(2)}: ${median(ratios).toFixed(2)} x raw (same write size), target 0.8`,
+    );
+  }
+  for (const c of CASES.has('sync') ? [1, 16, 64] : []) {
+    const ratios: number[] = [];
+    const chunk = c * RECORD_SIZE;
+    for (let round = 0; round < ROUNDS; round++) {
+      const before = rawSyncLoop(chunk, SYNC_SECONDS);
+      const r = await appenders('SYNC_FLUSH', c, total, SYNC_SECONDS, false);
+      const after = rawSyncLoop(chunk, SYNC_SECONDS);
+      const raw = mbps(before) > mbps(after) ? before : after;
+      ratios.push(mbps(r.acked) / mbps(raw));
+      console.log(
+        `SYNC_FLUSH  ${String(c).padStart(2)} appender(s) #${round + 1}: ${fmt(r.msgs / r.acked.seconds, 0, 9)} msgs/s ` +
+          `${fmt(mbps(r.acked))} MB/s, ${Math.round(r.syncs / r.acked.seconds)} fdatasyncs/s of ` +
+          `${(r.msgs / Math.max(1, r.syncs)).toFixed(1)} msgs | raw ${fmt(chunk / 1024, 1, 5)} KiB write+fdatasync loop ` +
+          `${fmt(mbps(before))} / ${fmt(mbps(after))} MB/s (${Math.round(raw.syncs / raw.seconds)} syncs/s) ` +
+          `-> ${ratio(r.acked, raw)} x | ${ratio(r.acked, seq)} x raw 1 MiB`,
+      );
+    }
+    summary.push(
+      `SYNC_FLUSH  ${String(c).padStart(2)}: ${median(ratios).toFixed(2)} x raw (same bytes per fdatasync)${c === 64 ? ', target 0.5' : ''}`,
+    );
+  }
+  const seqAgain = rawDisk(total, 1024 * 1024);
+  console.log(`raw sequential again: ${fmt(mbps(seqAgain))} MB/s`);
+  if (scanDir !== undefined) {
+    const scans = [
+      { name: 'abnormal recovery scan (CRC + dispatch)', dispatch: true, crcWorker: true },
+      { name: 'the same without the CRC worker thread', dispatch: true, crcWorker: false },
+      { name: 'normal recovery scan (CRC, no dispatch)', dispatch: false, crcWorker: true },
+    ];
+    for (const { name, dispatch, crcWorker } of scans) {
+      const s = await recoveryScan(scanDir, dispatch, crcWorker);
+      const line =
+        `${name}: ` +
+        `${(s.bytes / 1e9 / s.seconds).toFixed(2)} GB/s best of 3 (runs ${s.runs.map((x) => x.toFixed(2)).join(', ')}; ` +
+        `${(s.bytes / 1e6).toFixed(0)} MB, ${s.records.toLocaleString('en-US')} records dispatched, page cache warm)`;
+      console.log(line);
+      if (dispatch && crcWorker)
+        summary.push(`abnormal recovery: ${(s.bytes / 1e9 / s.seconds).toFixed(2)} GB/s, target 1`);
     }
     fs.rmSync(scanDir, { recursive: true, force: true });
   }
+  console.log('summary (median over rounds):');
+  for (const s of summary) console.log(`  ${s}`);
 }
 
 await main();

@@ -3,10 +3,23 @@ import type { Clock } from '../common/clock.js';
 import type { Logger } from '../common/logger.js';
 import type { StoreCheckpoint } from './checkpoint.js';
 import type { MessageStoreConfig } from './config.js';
+import type { DelayLevelTable } from './delay-level.js';
+import { DispatchRequest } from './dispatch-request.js';
 import type { FileIO } from './file-io.js';
 import type { MappedFile } from './mapped-file.js';
-import { type PutMessageResult, PutMessageStatus } from './put-message-result.js';
-import type { PreparedBatch, PreparedMessage, Refusal } from './stored-record-writer.js';
+import {
+  AppendMessageResult,
+  AppendMessageStatus,
+  type PutMessageResult,
+  PutMessageStatus,
+} from './put-message-result.js';
+import {
+  BatchEntryField,
+  batchEntry,
+  type PreparedBatch,
+  type PreparedMessage,
+  type Refusal,
+} from './stored-record-writer.js';
 
 export interface CommitLogOptions {
   clock?: Clock;
@@ -25,6 +38,11 @@ export interface CommitLogOptions {
   maxWriteBytes?: number;
   /** Upstream `checkCRCOnRecover` [true]. */
   checkCRCOnRecover?: boolean;
+  /**
+   * Recovery scans over at least this many bytes of commit log check body CRCs ahead on a worker
+   * thread (crc-ahead.ts) [128 MiB]; 0 always, Infinity never.
+   */
+  parallelCrcMinBytes?: number;
   /**
    * 'sync' [default]: the turn's write is a blocking pwrite into the page cache (what upstream's
    * mapped-memory copy amounts to); 'async': a libuv thread-pool write, the event loop keeps running.
@@ -52,10 +70,90 @@ export class PendingAppend {
   queueOffset = 0;
   /** Index of the write segment holding the record, -1 when it got none. */
   segment = -1;
+  /** SYNC_FLUSH: the result, held until group commit says how the fdatasync went. */
+  result: PutMessageResult | undefined = undefined;
   constructor(
     readonly item: PreparedMessage | PreparedBatch,
     readonly resolve: (result: PutMessageResult) => void,
   ) {}
+}
+
+/**
+ * What a written append reports (upstream doAppend's AppendMessageResult); its records go to
+ * `dispatch` first, field for field what parsing the stored bytes would give.
+ */
+export function appendedResult(
+  p: PendingAppend,
+  storeTimestamp: number,
+  tsBig: bigint,
+  delayLevels: DelayLevelTable,
+  dispatch: ((request: DispatchRequest) => void) | undefined,
+): AppendMessageResult {
+  const item = p.item;
+  const physBig = BigInt(p.physicalOffset);
+  const queueBig = BigInt(p.queueOffset);
+  if (item.kind === 0) {
+    if (dispatch !== undefined) {
+      const tagsCode =
+        item.delayLevel > 0
+          ? BigInt(delayLevels.computeDeliverTimestamp(item.delayLevel, storeTimestamp))
+          : item.tagsCode;
+      dispatch(
+        new DispatchRequest(
+          item.topic,
+          item.queueId,
+          physBig,
+          item.size,
+          tagsCode,
+          tsBig,
+          queueBig,
+          item.sysFlag,
+          item.preparedTransactionOffset,
+          item.propertiesString,
+        ),
+      );
+    }
+    return new AppendMessageResult(
+      AppendMessageStatus.PUT_OK,
+      physBig,
+      item.size,
+      tsBig,
+      queueBig,
+      1,
+      item.storeHost,
+    );
+  }
+  const offsets: number[] = [];
+  let phys = p.physicalOffset;
+  for (let k = 0; k < item.count; k++) {
+    const size = batchEntry(item, k, BatchEntryField.SIZE);
+    offsets.push(phys);
+    dispatch?.(
+      new DispatchRequest(
+        item.topic,
+        item.queueId,
+        BigInt(phys),
+        size,
+        item.tagsCodes[k] ?? 0n,
+        tsBig,
+        BigInt(p.queueOffset + k),
+        item.sysFlag,
+        0n,
+        item.propertiesStrings[k] ?? '',
+      ),
+    );
+    phys += size;
+  }
+  return new AppendMessageResult(
+    AppendMessageStatus.PUT_OK,
+    physBig,
+    item.size,
+    tsBig,
+    queueBig,
+    item.count,
+    item.storeHost,
+    offsets,
+  );
 }
 
 /** One positional write of a turn: a byte range of the turn's buffer into one file. */

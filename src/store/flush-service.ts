@@ -19,11 +19,15 @@ import type { MappedFileQueue } from './mapped-file-queue.js';
 import { PutMessageStatus } from './put-message-result.js';
 
 export interface GroupCommitRequest {
-  /** Commit-log offset the flushed position must reach (end of the append). */
+  /** Commit-log offset the flushed position must reach (end of the appends it stands for). */
   readonly nextOffset: number;
   readonly deadline: number;
   done: boolean;
-  complete(status: PutMessageStatus): void;
+  /**
+   * Dropped once called: finished requests stay in the watch list for a while, and must not keep
+   * the appends they acknowledged (and their results) alive meanwhile.
+   */
+  complete: ((status: PutMessageStatus) => void) | undefined;
 }
 
 export interface FlushHooks {
@@ -135,9 +139,11 @@ export class GroupCommitService {
   }
 
   private finish(req: GroupCommitRequest, status: PutMessageStatus): void {
-    if (req.done) return;
+    const complete = req.complete;
+    if (req.done || complete === undefined) return;
     req.done = true;
-    req.complete(status);
+    req.complete = undefined;
+    complete(status);
   }
 
   private dropFinished(): void {

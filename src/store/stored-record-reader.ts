@@ -34,6 +34,11 @@ export type RecordKind = (typeof RecordKind)[keyof typeof RecordKind];
 
 export interface CheckOptions {
   checkCRC: boolean;
+  /**
+   * Commit-log offset up to which the body CRC of every record has already been found correct (by a
+   * recovery scan's worker thread, see crc-ahead.ts): records ending there or before skip the CRC.
+   */
+  crcValidUpTo?: number;
   /** Build the DispatchRequest (decodes topic and properties); false only validates. */
   buildRequest: boolean;
   delayLevels: DelayLevelTable;
@@ -74,6 +79,18 @@ export class CheckedRecord {
       this.topicByteLength = -1;
     }
     return topic;
+  }
+
+  private tags: string | undefined = undefined;
+  private tagsCode = 0n;
+
+  /** tagsString2tagsCode, remembering the last value: consecutive records mostly share their tags. */
+  tagsCodeOf(tags: string | undefined): bigint {
+    if (tags !== this.tags) {
+      this.tags = tags;
+      this.tagsCode = tagsString2tagsCode(tags);
+    }
+    return this.tagsCode;
   }
 
   corrupt(reason: string): CheckedRecord {
@@ -182,7 +199,7 @@ export function checkMessageAndReturnSize(
   for (let i = topicPos, e = topicPos + topicLength; i < e; i++) {
     if (buf[i] === 0) return out.corrupt('TOPIC contains a NUL byte');
   }
-  if (options.checkCRC && bodyLength > 0) {
+  if (options.checkCRC && bodyLength > 0 && physicalOffset + totalSize > (options.crcValidUpTo ?? 0)) {
     const crc = bodyCrc(buf, bodyPos, bodyLength);
     const bodyCRC = i32(buf, pos + StoredRecordPosition.BODY_CRC);
     if (crc !== bodyCRC) return out.corrupt(`body CRC ${crc} differs from BODYCRC ${bodyCRC}`);
@@ -196,10 +213,10 @@ export function checkMessageAndReturnSize(
   out.storeTimestamp = readInt64Number(buf, storeTimestampPos);
   out.topic = out.decodeTopic(buf, topicPos, topicLength);
   if (options.buildRequest) {
-    const properties = propertiesLength > 0 ? buf.toString('utf8', propertiesPos, end) : '';
+    const properties = propertiesLength > 0 ? utf8Text(buf, propertiesPos, end) : '';
     let tagsCode = 0n;
     if (propertiesLength > 0) {
-      tagsCode = tagsString2tagsCode(getProperty(properties, MessageConst.PROPERTY_TAGS));
+      tagsCode = out.tagsCodeOf(getProperty(properties, MessageConst.PROPERTY_TAGS));
       if (out.topic === TopicValidator.RMQ_SYS_SCHEDULE_TOPIC) {
         const t = getProperty(properties, MessageConst.PROPERTY_DELAY_TIME_LEVEL);
         let level = t === undefined ? 0 : (parseDelayLevel(t) ?? 0);
@@ -208,6 +225,7 @@ export function checkMessageAndReturnSize(
           tagsCode = BigInt(options.delayLevels.computeDeliverTimestamp(level, out.storeTimestamp));
       }
     }
+    const preparedPos = reconsumePos + 4;
     out.request = new DispatchRequest(
       out.topic,
       out.queueId,
@@ -217,11 +235,21 @@ export function checkMessageAndReturnSize(
       BigInt(out.storeTimestamp),
       BigInt(out.queueOffset),
       sysFlag,
-      buf.readBigInt64BE(reconsumePos + 4),
+      // Nearly always 0 (only transaction parts carry it): no BigInt to build then.
+      i32(buf, preparedPos) === 0 && i32(buf, preparedPos + 4) === 0 ? 0n : buf.readBigInt64BE(preparedPos),
       properties,
     );
   }
   return out;
+}
+
+type TextSlices = Buffer & { utf8Slice(start: number, end: number): string };
+// Buffer.toString goes through slice() and an encoding lookup to reach utf8Slice; present on every
+// Buffer of Node 16 and later, it is called directly when there.
+const directUtf8Slice = typeof (Buffer.prototype as Partial<TextSlices>).utf8Slice === 'function';
+
+function utf8Text(buf: Buffer, start: number, end: number): string {
+  return directUtf8Slice ? (buf as TextSlices).utf8Slice(start, end) : buf.toString('utf8', start, end);
 }
 
 type Crc32 = (data: Uint8Array, value?: number) => number;
@@ -232,6 +260,26 @@ const nativeCrc32: Crc32 | undefined =
 function bodyCrc(buf: Buffer, pos: number, length: number): number {
   if (nativeCrc32 === undefined) return messageBodyCrc(buf, pos, pos + length);
   return (nativeCrc32(new Uint8Array(buf.buffer, buf.byteOffset + pos, length)) >>> 0) & 0x7fffffff;
+}
+
+/**
+ * True when `buf[pos, pos+totalSize)` holds a message record whose BODYCRC matches its body; false for
+ * anything else (a mismatch, or fields that do not fit). Only what the CRC needs is read: the other
+ * checks stay with checkMessageAndReturnSize, which a recovery scan still runs on every record.
+ */
+export function bodyCrcMatches(buf: Buffer, pos: number, totalSize: number): boolean {
+  if (totalSize < MIN_STORED_RECORD_SIZE || pos < 0 || pos + totalSize > buf.length) return false;
+  const magic = i32(buf, pos + 4);
+  if (magic !== MESSAGE_MAGIC_CODE && magic !== MESSAGE_MAGIC_CODE_V2) return false;
+  const sysFlag = i32(buf, pos + StoredRecordPosition.SYS_FLAG);
+  const bodyLengthPos =
+    pos + StoredRecordPosition.BORN_HOST + bornHostLength(sysFlag) + 8 + storeHostLength(sysFlag) + 12;
+  const end = pos + totalSize;
+  if (bodyLengthPos + 4 > end) return false;
+  const bodyLength = i32(buf, bodyLengthPos);
+  if (bodyLength < 0 || bodyLength > end - bodyLengthPos - 4) return false;
+  if (bodyLength === 0) return true;
+  return bodyCrc(buf, bodyLengthPos + 4, bodyLength) === i32(buf, pos + StoredRecordPosition.BODY_CRC);
 }
 
 function needMore(out: CheckedRecord, bytes: number): CheckedRecord {

@@ -7,9 +7,9 @@
  */
 
 import { messageBodyCrc } from '../common/message/crc32.js';
-import { type HostAddress, hostByteLength, hostToBytes } from '../common/message/host.js';
+import { type HostAddress, hostToBytes } from '../common/message/host.js';
 import { BLANK_MAGIC_CODE, MESSAGE_MAGIC_CODE } from '../common/message/message.js';
-import { MessageConst, PROPERTY_SEPARATOR } from '../common/message/message-const.js';
+import { MessageConst, NAME_VALUE_SEPARATOR, PROPERTY_SEPARATOR } from '../common/message/message-const.js';
 import { messageProperties2String, string2messageProperties } from '../common/message/properties.js';
 import { storedRecordSize } from '../common/message/stored-format.js';
 import { getTransactionValue, MessageSysFlag } from '../common/message/sysflag.js';
@@ -61,6 +61,7 @@ const MAX_PROPERTIES_LENGTH = 32767;
 /** Upstream reserves 64 KiB beyond the largest body for the rest of a record. */
 const RECORD_OVERHEAD_RESERVE = 64 * 1024;
 const PROPERTY_SEPARATOR_BYTE = 2;
+const DELAY_PREFIX = `${MessageConst.PROPERTY_DELAY_TIME_LEVEL}${NAME_VALUE_SEPARATOR}`;
 const TWO_32 = 4294967296;
 
 export interface PrepareLimits {
@@ -80,20 +81,32 @@ function refuse(status: PutMessageStatus, reason: string): Refusal {
 }
 
 const hostBytesCache = new WeakMap<HostAddress, Buffer>();
+// The broker hands the same born-host object for every message of a connection and one store-host
+// object for all: two remembered hosts answer nearly every lookup without the WeakMap.
+let memoHostA: HostAddress | undefined;
+let memoBytesA: Buffer | undefined;
+let memoHostB: HostAddress | undefined;
+let memoBytesB: Buffer | undefined;
 
 function hostBytes(host: HostAddress, what: string): Buffer {
+  if (host === memoHostA && memoBytesA !== undefined) return memoBytesA;
+  if (host === memoHostB && memoBytesB !== undefined) return memoBytesB;
   let bytes = hostBytesCache.get(host);
   if (bytes === undefined) {
     bytes = hostToBytes(host, what);
     hostBytesCache.set(host, bytes);
   }
+  memoHostB = memoHostA;
+  memoBytesB = memoBytesA;
+  memoHostA = host;
+  memoBytesA = bytes;
   return bytes;
 }
 
-function hostSysFlag(sysFlag: number, bornHost: HostAddress, storeHost: HostAddress): number {
+function hostSysFlag(sysFlag: number, bornHost: Buffer, storeHost: Buffer): number {
   let flag = sysFlag & ~(MessageSysFlag.BORNHOST_V6_FLAG | MessageSysFlag.STOREHOSTADDRESS_V6_FLAG);
-  if (hostByteLength(bornHost) === 20) flag |= MessageSysFlag.BORNHOST_V6_FLAG;
-  if (hostByteLength(storeHost) === 20) flag |= MessageSysFlag.STOREHOSTADDRESS_V6_FLAG;
+  if (bornHost.length === 20) flag |= MessageSysFlag.BORNHOST_V6_FLAG;
+  if (storeHost.length === 20) flag |= MessageSysFlag.STOREHOSTADDRESS_V6_FLAG;
   return flag;
 }
 
@@ -102,7 +115,8 @@ export class PreparedMessage {
   readonly kind = 0;
   constructor(
     readonly topic: string,
-    readonly topicLength: number,
+    /** The topic's UTF-8 bytes (shared by every message of the topic: see topicBytesOf). */
+    readonly topicBytes: Buffer,
     readonly queueId: number,
     readonly flag: number,
     readonly body: Buffer,
@@ -130,7 +144,14 @@ export class PreparedMessage {
   }
 }
 
-function checkTopic(topic: string): { length: number } | Refusal {
+/** Topics checked before, with their UTF-8 bytes; cleared when full (a bound, not an eviction policy). */
+const topicCache = new Map<string, Buffer>();
+const TOPIC_CACHE_MAX = 4096;
+
+/** The topic's UTF-8 bytes once it passed the checks, or why it is refused. */
+function topicBytesOf(topic: string): Buffer | Refusal {
+  const cached = topicCache.get(topic);
+  if (cached !== undefined) return cached;
   const length = Buffer.byteLength(topic, 'utf8');
   if (length === 0) return refuse(PutMessageStatus.MESSAGE_ILLEGAL, 'topic is empty');
   if (length > MAX_TOPIC_BYTES) {
@@ -139,7 +160,10 @@ function checkTopic(topic: string): { length: number } | Refusal {
   // Recovery takes a NUL inside a topic for a torn record; no valid topic name has one.
   if (topic.includes('\u0000'))
     return refuse(PutMessageStatus.MESSAGE_ILLEGAL, 'topic contains a NUL character');
-  return { length };
+  const bytes = Buffer.from(topic, 'utf8');
+  if (topicCache.size >= TOPIC_CACHE_MAX) topicCache.clear();
+  topicCache.set(topic, bytes);
+  return bytes;
 }
 
 function checkRecordSize(size: number, bodyLength: number, limits: PrepareLimits): Refusal | undefined {
@@ -175,8 +199,8 @@ export function prepareMessage(
   let topic = inner.topic;
   let queueId = inner.queueId;
   let properties = inner.propertiesString;
-  const topicCheck = checkTopic(topic);
-  if (isRefusal(topicCheck)) return topicCheck;
+  let topicBytes = topicBytesOf(topic);
+  if (isRefusal(topicBytes)) return topicBytes;
   if (properties.length > MAX_PROPERTIES_LENGTH) {
     return refuse(
       PutMessageStatus.MESSAGE_ILLEGAL,
@@ -189,7 +213,10 @@ export function prepareMessage(
     tranType === MessageSysFlag.TRANSACTION_NOT_TYPE ||
     tranType === MessageSysFlag.TRANSACTION_COMMIT_TYPE
   ) {
-    const delay = getProperty(properties, MessageConst.PROPERTY_DELAY_TIME_LEVEL);
+    // One native search rules the property out for nearly every message.
+    const delay = properties.includes(DELAY_PREFIX)
+      ? getProperty(properties, MessageConst.PROPERTY_DELAY_TIME_LEVEL)
+      : undefined;
     if (delay !== undefined) {
       const level = parseDelayLevel(delay);
       if (level === undefined) {
@@ -204,10 +231,11 @@ export function prepareMessage(
         properties = messageProperties2String(map);
         topic = TopicValidator.RMQ_SYS_SCHEDULE_TOPIC;
         queueId = delayLevel2QueueId(delayLevel);
+        topicBytes = topicBytesOf(topic);
+        if (isRefusal(topicBytes)) return topicBytes;
       }
     }
   }
-  const topicLength = topic === inner.topic ? topicCheck.length : Buffer.byteLength(topic, 'utf8');
   const propertiesLength = Buffer.byteLength(properties, 'utf8');
   if (propertiesLength > MAX_PROPERTIES_LENGTH) {
     return refuse(
@@ -219,14 +247,16 @@ export function prepareMessage(
   if (propertiesLength > 0 && properties.charCodeAt(properties.length - 1) === 0) {
     return refuse(PutMessageStatus.MESSAGE_ILLEGAL, 'properties end with a NUL character');
   }
-  const sysFlag = hostSysFlag(inner.sysFlag, inner.bornHost, inner.storeHost);
+  const bornHostBytes = hostBytes(inner.bornHost, 'born host');
+  const storeHostBytes = hostBytes(inner.storeHost, 'store host');
+  const sysFlag = hostSysFlag(inner.sysFlag, bornHostBytes, storeHostBytes);
   const body = inner.body;
-  const size = storedRecordSize(sysFlag, body.length, topicLength, propertiesLength);
+  const size = storedRecordSize(sysFlag, body.length, topicBytes.length, propertiesLength);
   const sizeRefusal = checkRecordSize(size, body.length, limits);
   if (sizeRefusal !== undefined) return sizeRefusal;
   return new PreparedMessage(
     topic,
-    topicLength,
+    topicBytes,
     queueId,
     inner.flag | 0,
     body,
@@ -235,8 +265,8 @@ export function prepareMessage(
     propertiesLength,
     sysFlag,
     inner.bornTimestamp,
-    hostBytes(inner.bornHost, 'born host'),
-    hostBytes(inner.storeHost, 'store host'),
+    bornHostBytes,
+    storeHostBytes,
     inner.storeHost,
     inner.reconsumeTimes | 0,
     inner.preparedTransactionOffset,
@@ -252,7 +282,7 @@ export class PreparedBatch {
   readonly kind = 1;
   constructor(
     readonly topic: string,
-    readonly topicLength: number,
+    readonly topicBytes: Buffer,
     readonly queueId: number,
     readonly sysFlag: number,
     readonly bornTimestamp: bigint,
@@ -284,8 +314,8 @@ export function prepareBatch(batch: MessageExtBatch, limits: PrepareLimits): Pre
   if (delay !== undefined && (parseDelayLevel(delay) ?? 1) > 0) {
     return refuse(PutMessageStatus.MESSAGE_ILLEGAL, 'a batch cannot have a delay level');
   }
-  const topicCheck = checkTopic(batch.topic);
-  if (isRefusal(topicCheck)) return topicCheck;
+  const topicBytes = topicBytesOf(batch.topic);
+  if (isRefusal(topicBytes)) return topicBytes;
   const body = batch.body;
   if (body.length > limits.maxMessageSize) {
     return refuse(
@@ -300,7 +330,9 @@ export function prepareBatch(batch: MessageExtBatch, limits: PrepareLimits): Pre
       `batch properties of ${batchProperties.length} bytes exceed ${MAX_PROPERTIES_LENGTH}`,
     );
   }
-  const sysFlag = hostSysFlag(batch.sysFlag, batch.bornHost, batch.storeHost);
+  const bornHostBytes = hostBytes(batch.bornHost, 'born host');
+  const storeHostBytes = hostBytes(batch.storeHost, 'store host');
+  const sysFlag = hostSysFlag(batch.sysFlag, bornHostBytes, storeHostBytes);
   const rows: number[] = [];
   const propertiesStrings: string[] = [];
   const tagsCodes: bigint[] = [];
@@ -355,7 +387,7 @@ export function prepareBatch(batch: MessageExtBatch, limits: PrepareLimits): Pre
         `batch entry at ${start}: properties end with a NUL character`,
       );
     }
-    const size = storedRecordSize(sysFlag, bodyLength, topicCheck.length, storedLength);
+    const size = storedRecordSize(sysFlag, bodyLength, topicBytes.length, storedLength);
     const sizeRefusal = checkRecordSize(size, bodyLength, limits);
     if (sizeRefusal !== undefined) return sizeRefusal;
     rows.push(
@@ -382,12 +414,12 @@ export function prepareBatch(batch: MessageExtBatch, limits: PrepareLimits): Pre
   }
   return new PreparedBatch(
     batch.topic,
-    topicCheck.length,
+    topicBytes,
     batch.queueId,
     sysFlag,
     batch.bornTimestamp,
-    hostBytes(batch.bornHost, 'born host'),
-    hostBytes(batch.storeHost, 'store host'),
+    bornHostBytes,
+    storeHostBytes,
     batch.storeHost,
     batch.reconsumeTimes | 0,
     body,
@@ -417,42 +449,58 @@ export const BatchEntryField = {
 } as const;
 
 /**
- * Big-endian int32 by plain byte stores: Buffer.writeInt32BE re-checks range and bounds on every call,
- * which is a large share of encoding a record; here the buffer was sized for the record beforehand.
+ * The turn's write buffer with a DataView over the same bytes: DataView stores of int32 and int64 are
+ * plain machine stores once optimised, where Buffer.write*BE re-check their arguments on every call.
  */
-function w32(buf: Buffer, pos: number, value: number): void {
-  buf[pos] = value >>> 24;
-  buf[pos + 1] = value >>> 16;
-  buf[pos + 2] = value >>> 8;
-  buf[pos + 3] = value;
+export class WriteBuffer {
+  readonly bytes: Buffer;
+  readonly view: DataView;
+
+  constructor(size: number) {
+    this.bytes = Buffer.allocUnsafe(size);
+    this.view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.length);
+  }
 }
 
-/** Writes a non-negative safe integer as a big-endian int64 without a BigInt. */
-export function writeInt64(buf: Buffer, value: number, pos: number): number {
-  w32(buf, pos, Math.floor(value / TWO_32));
-  w32(buf, pos + 4, value >>> 0);
-  return pos + 8;
+/** A non-negative safe integer as a big-endian int64, without a BigInt. */
+function setLong(view: DataView, pos: number, value: number): void {
+  view.setInt32(pos, Math.floor(value / TWO_32));
+  view.setInt32(pos + 4, value | 0);
 }
+
+/** Short byte strings (hosts, topics) by a loop: cheaper than a native copy call at these sizes. */
+function putBytes(buf: Buffer, pos: number, bytes: Buffer): number {
+  const n = bytes.length;
+  for (let i = 0; i < n; i++) buf[pos + i] = bytes[i]!;
+  return pos + n;
+}
+
+type TextWriters = Buffer & {
+  latin1Write(text: string, offset: number, length: number): number;
+  utf8Write(text: string, offset: number, length: number): number;
+};
+// Buffer.write looks the encoding up on each call; the per-encoding writers it dispatches to are
+// on every Buffer of Node 16 and later, and used when present.
+const directTextWrites =
+  typeof (Buffer.prototype as Partial<TextWriters>).latin1Write === 'function' &&
+  typeof (Buffer.prototype as Partial<TextWriters>).utf8Write === 'function';
 
 /**
  * Writes `text` of `byteLength` UTF-8 bytes. A string whose UTF-8 length equals its length is ASCII,
  * and then latin1 gives the same bytes with a cheaper encoder.
  */
 function writeText(buf: Buffer, text: string, pos: number, byteLength: number): number {
-  return buf.write(text, pos, byteLength, byteLength === text.length ? 'latin1' : 'utf8');
-}
-
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-
-/** writeBigInt64BE, taking the cheaper number path for the usual non-negative values. */
-function writeLong(buf: Buffer, value: bigint, pos: number): void {
-  if (value >= 0n && value <= MAX_SAFE) writeInt64(buf, Number(value), pos);
-  else buf.writeBigInt64BE(value, pos);
+  const ascii = byteLength === text.length;
+  if (directTextWrites) {
+    const w = buf as TextWriters;
+    return ascii ? w.latin1Write(text, pos, byteLength) : w.utf8Write(text, pos, byteLength);
+  }
+  return buf.write(text, pos, byteLength, ascii ? 'latin1' : 'utf8');
 }
 
 /** Fields 1..15 (through BODYLEN); returns the position of the body. */
 function writeHeader(
-  buf: Buffer,
+  out: WriteBuffer,
   pos: number,
   size: number,
   bodyCRC: number,
@@ -469,36 +517,37 @@ function writeHeader(
   preparedTransactionOffset: bigint,
   bodyLength: number,
 ): number {
-  w32(buf, pos, size);
-  w32(buf, pos + 4, MESSAGE_MAGIC_CODE);
-  w32(buf, pos + 8, bodyCRC);
-  w32(buf, pos + 12, queueId);
-  w32(buf, pos + 16, flag);
-  writeInt64(buf, queueOffset, pos + 20);
-  writeInt64(buf, physicalOffset, pos + 28);
-  w32(buf, pos + 36, sysFlag);
-  writeLong(buf, bornTimestamp, pos + 40);
-  pos += 48;
-  pos += bornHost.copy(buf, pos);
-  pos = writeInt64(buf, storeTimestamp, pos);
-  pos += storeHost.copy(buf, pos);
-  w32(buf, pos, reconsumeTimes);
-  writeLong(buf, preparedTransactionOffset, pos + 4);
-  w32(buf, pos + 12, bodyLength);
+  const view = out.view;
+  view.setInt32(pos, size);
+  view.setInt32(pos + 4, MESSAGE_MAGIC_CODE);
+  view.setInt32(pos + 8, bodyCRC);
+  view.setInt32(pos + 12, queueId);
+  view.setInt32(pos + 16, flag);
+  setLong(view, pos + 20, queueOffset);
+  setLong(view, pos + 28, physicalOffset);
+  view.setInt32(pos + 36, sysFlag);
+  view.setBigInt64(pos + 40, bornTimestamp);
+  pos = putBytes(out.bytes, pos + 48, bornHost);
+  setLong(view, pos, storeTimestamp);
+  pos = putBytes(out.bytes, pos + 8, storeHost);
+  view.setInt32(pos, reconsumeTimes);
+  view.setBigInt64(pos + 4, preparedTransactionOffset);
+  view.setInt32(pos + 12, bodyLength);
   return pos + 16;
 }
 
-/** Encodes a prepared message at `pos` of `buf`; returns the position after it. */
+/** Encodes a prepared message at `pos` of `out`; returns the position after it. */
 export function encodeMessage(
-  buf: Buffer,
+  out: WriteBuffer,
   pos: number,
   m: PreparedMessage,
   queueOffset: number,
   physicalOffset: number,
   storeTimestamp: number,
 ): number {
+  const buf = out.bytes;
   pos = writeHeader(
-    buf,
+    out,
     pos,
     m.size,
     m.bodyCRC,
@@ -515,9 +564,10 @@ export function encodeMessage(
     m.preparedTransactionOffset,
     m.body.length,
   );
-  pos += m.body.copy(buf, pos);
-  buf[pos++] = m.topicLength;
-  pos += writeText(buf, m.topic, pos, m.topicLength);
+  buf.set(m.body, pos);
+  pos += m.body.length;
+  buf[pos++] = m.topicBytes.length;
+  pos = putBytes(buf, pos, m.topicBytes);
   buf[pos] = m.propertiesLength >>> 8;
   buf[pos + 1] = m.propertiesLength;
   pos += 2;
@@ -527,13 +577,14 @@ export function encodeMessage(
 
 /** Encodes every record of a prepared batch with consecutive queue offsets; returns the end position. */
 export function encodeBatch(
-  buf: Buffer,
+  out: WriteBuffer,
   pos: number,
   b: PreparedBatch,
   firstQueueOffset: number,
   physicalOffset: number,
   storeTimestamp: number,
 ): number {
+  const buf = out.bytes;
   const start = pos;
   for (let i = 0; i < b.count; i++) {
     const size = batchEntry(b, i, BatchEntryField.SIZE);
@@ -543,7 +594,7 @@ export function encodeBatch(
     const ownLength = batchEntry(b, i, BatchEntryField.PROPS_LENGTH);
     const separator = batchEntry(b, i, BatchEntryField.SEPARATOR) === 1;
     pos = writeHeader(
-      buf,
+      out,
       pos,
       size,
       batchEntry(b, i, BatchEntryField.CRC),
@@ -561,8 +612,8 @@ export function encodeBatch(
       bodyLength,
     );
     pos += b.body.copy(buf, pos, bodyStart, bodyStart + bodyLength);
-    buf[pos++] = b.topicLength;
-    pos += writeText(buf, b.topic, pos, b.topicLength);
+    buf[pos++] = b.topicBytes.length;
+    pos = putBytes(buf, pos, b.topicBytes);
     const storedLength = ownLength + b.batchProperties.length + (separator ? 1 : 0);
     buf[pos] = storedLength >>> 8;
     buf[pos + 1] = storedLength;
@@ -575,8 +626,8 @@ export function encodeBatch(
 }
 
 /** The end-of-file filler: TOTALSIZE = the rest of the file, BLANK magic; the rest stays unwritten. */
-export function encodeBlank(buf: Buffer, pos: number, remaining: number): number {
-  w32(buf, pos, remaining);
-  w32(buf, pos + 4, BLANK_MAGIC_CODE);
+export function encodeBlank(out: WriteBuffer, pos: number, remaining: number): number {
+  out.view.setInt32(pos, remaining);
+  out.view.setInt32(pos + 4, BLANK_MAGIC_CODE);
   return pos + END_FILE_MIN_BLANK_LENGTH;
 }
