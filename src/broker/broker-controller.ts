@@ -64,6 +64,8 @@ import { TopicConfigManager } from './topic/topic-config-manager.js';
 /** Upstream clamps registerNameServerPeriod to this range. */
 export const REGISTER_PERIOD_MIN = 10_000;
 export const REGISTER_PERIOD_MAX = 60_000;
+/** Upstream forgets dead consumer filters on its 10 s consumerFilter persist schedule. */
+export const CONSUMER_FILTER_CLEAN_INTERVAL = 10_000;
 
 export interface CreateBrokerOptions {
   /** Settings over the defaults (a loadBrokerConfig result's `config` is a complete one). */
@@ -134,6 +136,7 @@ export class BrokerController implements BrokerContext {
   private state: State = 'new';
   private registerTimer: TimerHandle | undefined;
   private offsetTimer: TimerHandle | undefined;
+  private filterCleanTimer: TimerHandle | undefined;
   private registration: Promise<void> = Promise.resolve();
   private boundPort: number | undefined;
   private lastMasterAddr: string | undefined;
@@ -361,6 +364,7 @@ export class BrokerController implements BrokerContext {
       this.brokerStats.start();
       this.pullRequestHoldService.start();
       this.offsetTimer = this.clock.setTimeout(this.persistOffsets, this.config.flushConsumerOffsetDelay);
+      this.filterCleanTimer = this.clock.setTimeout(this.cleanFilters, CONSUMER_FILTER_CLEAN_INTERVAL);
       this.state = 'running';
       await this.registerBrokerAll(true, false, true);
       this.registerTimer = this.clock.setTimeout(this.periodicRegister, this.config.registerNameServerDelay);
@@ -377,6 +381,7 @@ export class BrokerController implements BrokerContext {
       this.brokerStats.shutdown();
       this.pullRequestHoldService.shutdown();
       this.offsetTimer?.cancel();
+      this.filterCleanTimer?.cancel();
       await Promise.all([
         this.remotingServer.close(),
         this.fastRemotingServer.close(),
@@ -415,6 +420,8 @@ export class BrokerController implements BrokerContext {
     this.pullRequestHoldService.shutdown();
     this.registerTimer?.cancel();
     this.offsetTimer?.cancel();
+    this.filterCleanTimer?.cancel();
+    this.filterCleanTimer = undefined;
     this.registerTimer = undefined;
     this.offsetTimer = undefined;
     await Promise.all([this.remotingServer.close(), this.fastRemotingServer.close()]);
@@ -542,6 +549,13 @@ export class BrokerController implements BrokerContext {
       Math.min(this.config.registerNameServerPeriod, REGISTER_PERIOD_MAX),
     );
     this.registerTimer = this.clock.setTimeout(this.periodicRegister, period);
+  };
+
+  private readonly cleanFilters = (): void => {
+    this.filterCleanTimer = undefined;
+    if (this.state !== 'running') return;
+    this.consumerFilterManager.clean();
+    this.filterCleanTimer = this.clock.setTimeout(this.cleanFilters, CONSUMER_FILTER_CLEAN_INTERVAL);
   };
 
   private readonly persistOffsets = (): void => {
