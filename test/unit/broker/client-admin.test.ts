@@ -8,12 +8,9 @@
  * upstream's codes and remarks.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, test } from 'node:test';
 import type { BrokerConfig } from '../../../src/broker/broker-config.js';
-import { type BrokerController, createBroker } from '../../../src/broker/broker-controller.js';
+import type { BrokerController } from '../../../src/broker/broker-controller.js';
 import { getConsumeStatus } from '../../../src/broker/client/broker2client.js';
 import { callConsumer } from '../../../src/broker/processor/call-consumer.js';
 import { mqVersionName } from '../../../src/common/constants.js';
@@ -51,26 +48,17 @@ import {
   consumerHeartbeat,
   heartbeatRequest,
   ManualClock,
-  MemoryFileIO,
-  quiet,
-  settle,
-  TEST_ENV,
   type TestClient,
   testBroker,
 } from './helpers.js';
+import { cleanUp, startBroker, track, until } from './store-broker.js';
 
 const LIMIT = { timeout: 10_000 };
 const TOPIC = 'TopicTest';
 const GROUP = 'cg-admin';
 const T0 = 1_700_000_000_000;
 
-const brokers: BrokerController[] = [];
-const roots: string[] = [];
-
-afterEach(async () => {
-  await Promise.all(brokers.splice(0).map((b) => b.shutdown()));
-  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
-});
+afterEach(cleanUp);
 
 interface Setup {
   broker: BrokerController;
@@ -81,40 +69,11 @@ interface Setup {
 
 /** A started broker over a fresh store directory with TopicTest (4 queues); the clock at T0. */
 async function setup(config: Partial<BrokerConfig> = {}): Promise<Setup> {
-  const root = mkdtempSync(join(tmpdir(), 'rmq-client-admin-'));
-  roots.push(root);
-  const clock = new ManualClock(T0);
-  const broker = createBroker({
-    config: {
-      storePathRootDir: root,
-      listenPort: 0,
-      listenHost: '127.0.0.1',
-      brokerName: 'broker-a',
-      brokerIP1: '127.0.0.1',
-      mappedFileSizeCommitLog: 1 << 20,
-      mappedFileSizeConsumeQueue: 20 * 1024,
-      ...config,
-    },
-    env: TEST_ENV,
-    clock,
-    logger: quiet,
-    configFileIO: new MemoryFileIO(),
-  });
-  brokers.push(broker);
-  await broker.start();
+  const { broker, clock } = await startBroker({ config, clock: new ManualClock(T0) });
   broker.topicConfigManager.updateTopicConfig(
     createTopicConfig(TOPIC, { readQueueNums: 4, writeQueueNums: 4 }),
   );
   return { broker, clock, admin: connectInMemory(broker, '10.0.0.1:40000') };
-}
-
-/** Turns the event loop until `condition` holds. */
-async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 2000; i++) {
-    if (condition()) return;
-    await settle();
-  }
-  assert.fail(`never happened: ${what}`);
 }
 
 /** `count` messages into queue 0, one second apart from T0 (message k stored at T0 + k s). */
@@ -369,7 +328,7 @@ describe('INVOKE_BROKER_TO_RESET_OFFSET for one queue (5.x queueId / offset)', (
 
   test('a slave refuses', LIMIT, async () => {
     const { broker } = await testBroker({ brokerRole: 'SLAVE', brokerId: 1 });
-    brokers.push(broker);
+    track(broker);
     broker.topicConfigManager.updateTopicConfig(
       createTopicConfig(TOPIC, { readQueueNums: 4, writeQueueNums: 4 }),
     );

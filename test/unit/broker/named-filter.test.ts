@@ -7,8 +7,7 @@
  * and held pulls obey the filter, a bad module stops the start, and no remote request can change it.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterEach, describe, test } from 'node:test';
 import { loadBrokerConfig } from '../../../src/broker/broker-config.js';
@@ -46,6 +45,7 @@ import {
   TEST_ENV,
   type TestClient,
 } from './helpers.js';
+import { cleanUp, TEST_BROKER_CONFIG, tempRoot, track, until } from './store-broker.js';
 
 const LIMIT = { timeout: 10_000 };
 const TOPIC = 'TopicTest';
@@ -110,19 +110,7 @@ function seen(): Seen[] {
   return list;
 }
 
-const brokers: BrokerController[] = [];
-const roots: string[] = [];
-
-afterEach(async () => {
-  await Promise.all(brokers.splice(0).map((b) => b.shutdown()));
-  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
-});
-
-function tempRoot(): string {
-  const root = mkdtempSync(join(tmpdir(), 'rmq-named-'));
-  roots.push(root);
-  return root;
-}
+afterEach(cleanUp);
 
 interface NamedBroker {
   broker: BrokerController;
@@ -136,23 +124,13 @@ function namedBrokerUnstarted(root: string, namedFilterModule: string | undefine
   const clock = new ManualClock();
   const { logger, records } = capturingLogger();
   const broker = createBroker({
-    config: {
-      storePathRootDir: join(root, 'store'),
-      listenPort: 0,
-      listenHost: '127.0.0.1',
-      brokerName: 'broker-a',
-      brokerIP1: '127.0.0.1',
-      mappedFileSizeCommitLog: 1 << 20,
-      mappedFileSizeConsumeQueue: 20 * 1024,
-      namedFilterModule,
-      ...extra,
-    },
+    config: { ...TEST_BROKER_CONFIG, storePathRootDir: join(root, 'store'), namedFilterModule, ...extra },
     env: TEST_ENV,
     clock,
     logger,
     configFileIO: new MemoryFileIO(),
   });
-  brokers.push(broker);
+  track(broker);
   return { broker, clock, logs: records };
 }
 
@@ -256,14 +234,6 @@ function checkClientConfig(subscriptionData: SubscriptionData): RemotingCommand 
 
 function expectParseFailed(r: RemotingCommand, remark: string, what: string): void {
   assert.deepEqual([r.code, r.remark], [ResponseCode.SUBSCRIPTION_PARSE_FAILED, remark], what);
-}
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 2000; i++) {
-    if (condition()) return;
-    await settle();
-  }
-  assert.fail(`never happened: ${what}`);
 }
 
 describe('named filters: pulls get what the filter accepts', () => {

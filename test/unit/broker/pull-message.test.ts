@@ -6,12 +6,9 @@
  * arrival or at their timeout, short polling, committed offsets and connections closed while held.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, test } from 'node:test';
 import type { BrokerConfig } from '../../../src/broker/broker-config.js';
-import { type BrokerController, createBroker } from '../../../src/broker/broker-controller.js';
+import type { BrokerController } from '../../../src/broker/broker-controller.js';
 import { PullSysFlag, TopicName } from '../../../src/common/constants.js';
 import { parseFastjson } from '../../../src/common/fastjson/index.js';
 import { decodeMessages } from '../../../src/common/message/stored-format.js';
@@ -52,13 +49,11 @@ import {
   FakeMessageStore,
   heartbeatRequest,
   ManualClock,
-  MemoryFileIO,
-  quiet,
   settle,
-  TEST_ENV,
   type TestClient,
   testBroker,
 } from './helpers.js';
+import { cleanUp, startBroker, track as trackBroker, until } from './store-broker.js';
 
 const LIMIT = { timeout: 10_000 };
 const TOPIC = 'TopicTest';
@@ -69,13 +64,7 @@ const SUSPEND = PullSysFlag.buildSysFlag(false, true, false, false);
 const SUSPEND_SUB = PullSysFlag.buildSysFlag(false, true, true, false);
 const SUB = PullSysFlag.buildSysFlag(false, false, true, false);
 
-const brokers: BrokerController[] = [];
-const roots: string[] = [];
-
-afterEach(async () => {
-  await Promise.all(brokers.splice(0).map((b) => b.shutdown()));
-  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
-});
+afterEach(cleanUp);
 
 interface RealBroker {
   broker: BrokerController;
@@ -85,31 +74,11 @@ interface RealBroker {
 
 /** A started broker over a fresh store directory, TopicTest with 4 queues, one in-memory client. */
 async function realBroker(config: Partial<BrokerConfig> = {}): Promise<RealBroker> {
-  const root = mkdtempSync(join(tmpdir(), 'rmq-pull-'));
-  roots.push(root);
-  const clock = new ManualClock();
-  const broker = createBroker({
-    config: {
-      storePathRootDir: root,
-      listenPort: 0,
-      listenHost: '127.0.0.1',
-      brokerName: 'broker-a',
-      brokerIP1: '127.0.0.1',
-      mappedFileSizeCommitLog: 1 << 20,
-      mappedFileSizeConsumeQueue: 20 * 1024,
-      ...config,
-    },
-    env: TEST_ENV,
-    clock,
-    logger: quiet,
-    configFileIO: new MemoryFileIO(),
-  });
-  brokers.push(broker);
-  await broker.start();
+  const { broker, clock, client } = await startBroker({ config, clock: new ManualClock() });
   broker.topicConfigManager.updateTopicConfig(
     createTopicConfig(TOPIC, { readQueueNums: 4, writeQueueNums: 4 }),
   );
-  return { broker, clock, c: connectInMemory(broker) };
+  return { broker, clock, c: client };
 }
 
 type PullInit = Partial<HeaderInputOf<typeof PullMessageRequestHeader>>;
@@ -152,14 +121,6 @@ async function put(broker: BrokerController, i: number, init: MsgInit = {}): Pro
 }
 
 /** Turns the event loop until `condition` holds (each turn lets pending I/O and promises run). */
-async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 2000; i++) {
-    if (condition()) return;
-    await settle();
-  }
-  assert.fail(`never happened: ${what}`);
-}
-
 /** A heartbeat of one consumer of GROUP with the given subscriptions. */
 function heartbeat(
   subscriptions: SubscriptionData[],
@@ -576,7 +537,7 @@ function scripted(status: GetMessageStatus, suggestPullingFromSlave = false): Ge
 async function scriptedBroker(config: Partial<BrokerConfig> = {}) {
   const store = new ScriptedStore();
   const t = await testBroker({ brokerIP1: '10.0.0.7', ...config }, { messageStore: store });
-  brokers.push(t.broker);
+  trackBroker(t.broker);
   t.broker.topicConfigManager.updateTopicConfig(
     createTopicConfig(TOPIC, { readQueueNums: 4, writeQueueNums: 4 }),
   );

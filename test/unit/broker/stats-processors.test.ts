@@ -5,11 +5,9 @@
  * write them (Java's HashMap order included).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, test } from 'node:test';
-import { type BrokerController, createBroker } from '../../../src/broker/broker-controller.js';
+import type { BrokerController } from '../../../src/broker/broker-controller.js';
 import { BROKER_REQUEST_HANDLERS } from '../../../src/broker/processor/processor-table.js';
 import { computeNextMorningTimeMillis } from '../../../src/broker/stats/broker-stats.js';
 import { Stats } from '../../../src/broker/stats/stats-names.js';
@@ -38,29 +36,15 @@ import { RequestCode } from '../../../src/remoting/protocol/request-code.js';
 import { ResponseCode } from '../../../src/remoting/protocol/response-code.js';
 import { goldenManifest } from '../../golden-fixtures.js';
 import { inner } from '../store/commit-log-support.js';
-import {
-  connectInMemory,
-  consumerHeartbeat,
-  heartbeatRequest,
-  ManualClock,
-  MemoryFileIO,
-  quiet,
-  TEST_ENV,
-  type TestClient,
-} from './helpers.js';
+import { consumerHeartbeat, heartbeatRequest, ManualClock, type TestClient } from './helpers.js';
+import { cleanUp, startBroker } from './store-broker.js';
 
 const LIMIT = { timeout: 20_000 };
 const T0 = 1_700_000_000_000;
 const TOPIC = 'TopicTest';
 const GROUP = 'cg-stats';
 
-const brokers: BrokerController[] = [];
-const roots: string[] = [];
-
-afterEach(async () => {
-  await Promise.all(brokers.splice(0).map((b) => b.shutdown()));
-  for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
-});
+afterEach(cleanUp);
 
 interface Setup {
   broker: BrokerController;
@@ -70,31 +54,11 @@ interface Setup {
 }
 
 async function setup(config: { autoDeleteUnusedStats?: boolean } = {}): Promise<Setup> {
-  const root = mkdtempSync(join(tmpdir(), 'rmq-stats-'));
-  roots.push(root);
-  const clock = new ManualClock(T0);
-  const broker = createBroker({
-    config: {
-      storePathRootDir: root,
-      listenPort: 0,
-      listenHost: '127.0.0.1',
-      brokerName: 'broker-a',
-      brokerIP1: '127.0.0.1',
-      mappedFileSizeCommitLog: 1 << 20,
-      mappedFileSizeConsumeQueue: 20 * 1024,
-      ...config,
-    },
-    env: TEST_ENV,
-    clock,
-    logger: quiet,
-    configFileIO: new MemoryFileIO(),
-  });
-  brokers.push(broker);
-  await broker.start();
+  const { broker, clock, client, root } = await startBroker({ config, clock: new ManualClock(T0) });
   broker.topicConfigManager.updateTopicConfig(
     createTopicConfig(TOPIC, { readQueueNums: 4, writeQueueNums: 4 }),
   );
-  return { broker, clock, c: connectInMemory(broker), root };
+  return { broker, clock, c: client, root };
 }
 
 /** Puts one message into the queue; resolves with its store time and record size. */
