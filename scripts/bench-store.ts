@@ -17,7 +17,10 @@
  * 64 records, and under SYNC_FLUSH at most 64 records per fdatasync).
  *
  *   node <build>/scripts/bench-store.js [--mib N] [--sync-seconds S] [--rounds R] [--write-mode sync|async]
- *     [--dir D] [--cases async,sync] (the recovery scans read the store of the last ASYNC 64 run)
+ *     [--dir D] [--cases async,sync,pull] (the recovery scans read the store of the last ASYNC 64 run)
+ *
+ * The pull case stores 16 MiB in 8 queues and reads all of it back 32 messages per pull, as a consumer
+ * that keeps up does, with the commit log's tail cache on (the default) and off, in the same run.
  */
 import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,8 +30,10 @@ import { storedRecordSize } from '../src/common/message/stored-format.js';
 import { tagsString2tagsCode } from '../src/common/message/tag-hash.js';
 import { CommitLog, type MessageExtBrokerInner } from '../src/store/commit-log.js';
 import { type FlushDiskType, messageStoreConfig } from '../src/store/config.js';
+import { DefaultMessageStore } from '../src/store/default-message-store.js';
 import type { DispatchRequest } from '../src/store/dispatch-request.js';
 import { type FileIO, nodeFileIO } from '../src/store/file-io.js';
+import { GetMessageStatus } from '../src/store/message-store.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -40,7 +45,7 @@ const SYNC_SECONDS = Number(arg('sync-seconds', '3'));
 const ROUNDS = Math.max(1, Number(arg('rounds', '2')));
 const WRITE_MODE = arg('write-mode', 'sync') === 'async' ? 'async' : 'sync';
 const BASE_DIR = arg('dir', tmpdir());
-const CASES = new Set(arg('cases', 'async,sync').split(','));
+const CASES = new Set(arg('cases', 'async,sync,pull').split(','));
 
 const STORE_HOST: HostAddress = { address: '10.0.0.1', port: 10911 };
 const BORN_HOST: HostAddress = { address: '10.0.0.2', port: 50000 };
@@ -237,6 +242,46 @@ async function recoveryScan(
   return { ...best, runs };
 }
 
+/** Pulls of 32 over the newest 16 MiB of 8 queues: msgs/s, best of three passes. */
+async function pullRate(tailCacheBytes: number): Promise<{ msgsPerSecond: number; mbps: number }> {
+  const dir = freshDir('pull');
+  const store = new DefaultMessageStore(
+    messageStoreConfig({ storePathRootDir: dir, commitLogTailCacheBytes: tailCacheBytes }),
+  );
+  await store.load();
+  await store.start();
+  const total = 16 * 1024;
+  const puts: Promise<unknown>[] = [];
+  for (let i = 0; i < total; i++) {
+    puts.push(store.putMessage(message(i % 8)));
+    if (puts.length === 64) await Promise.all(puts.splice(0));
+  }
+  await Promise.all(puts);
+  while (store.getMaxOffsetInQueue('BenchTopic', 7) < BigInt(total / 8)) await new Promise(setImmediate);
+  let best = { msgsPerSecond: 0, mbps: 0 };
+  for (let pass = 0; pass < 3; pass++) {
+    let msgs = 0;
+    let bytes = 0;
+    const started = performance.now();
+    for (let q = 0; q < 8; q++) {
+      let offset = 0n;
+      for (;;) {
+        const r = store.getMessageSync('BenchGroup', 'BenchTopic', q, offset, 32);
+        if (r.status !== GetMessageStatus.FOUND) break;
+        msgs += r.messages.length;
+        bytes += r.bufferTotalSize;
+        offset = r.nextBeginOffset;
+      }
+    }
+    const seconds = (performance.now() - started) / 1000;
+    if (msgs / seconds > best.msgsPerSecond)
+      best = { msgsPerSecond: msgs / seconds, mbps: bytes / 1e6 / seconds };
+  }
+  await store.shutdown();
+  fs.rmSync(dir, { recursive: true, force: true });
+  return best;
+}
+
 const fmt = (n: number, digits = 1, width = 7): string => n.toFixed(digits).padStart(width);
 const ratio = (a: Figures, b: Figures): string => (mbps(a) / mbps(b)).toFixed(2);
 const median = (xs: number[]): number => {
@@ -303,6 +348,18 @@ async function main(): Promise<void> {
     }
     summary.push(
       `SYNC_FLUSH  ${String(c).padStart(2)}: ${median(ratios).toFixed(2)} x raw (same bytes per fdatasync)${c === 64 ? ', target 0.5' : ''}`,
+    );
+  }
+  if (CASES.has('pull')) {
+    const on = await pullRate(messageStoreConfig({ storePathRootDir: '' }).commitLogTailCacheBytes);
+    const off = await pullRate(0);
+    console.log(
+      `pull 32 at a time over the newest 16 MiB of 8 queues: tail cache on ${fmt(on.msgsPerSecond, 0, 9)} msgs/s ` +
+        `(${fmt(on.mbps, 0, 5)} MB/s), off ${fmt(off.msgsPerSecond, 0, 9)} msgs/s (${fmt(off.mbps, 0, 5)} MB/s) ` +
+        `-> ${(on.msgsPerSecond / off.msgsPerSecond).toFixed(2)} x`,
+    );
+    summary.push(
+      `pull from the tail cache: ${(on.msgsPerSecond / off.msgsPerSecond).toFixed(2)} x reading the files`,
     );
   }
   const seqAgain = rawDisk(total, 1024 * 1024);

@@ -254,6 +254,7 @@ export const BROKER_CONFIG_KEYS: { readonly [K in BrokerConfigFileKey]: ConfigKe
   cleanResourceInterval: ms(INT),
   offsetCheckInSlave: ms(BOOL),
   allowMidLogTruncation: { kind: BOOL, owner: 'rocketmq-ts' },
+  commitLogTailCacheBytes: { kind: INT, owner: 'rocketmq-ts' },
   filterExpressionMaxLength: { kind: INT, owner: 'rocketmq-ts' },
   filterExpressionMaxDepth: { kind: INT, owner: 'rocketmq-ts' },
   namedFilterModule: { kind: STR, owner: 'rocketmq-ts' },

@@ -62,6 +62,7 @@ export type CommitLogConfig = Pick<
   | 'syncFlushTimeout'
   | 'maxMessageSize'
   | 'allowMidLogTruncation'
+  | 'commitLogTailCacheBytes'
 >;
 
 /** An append waiting for its turn's write. */

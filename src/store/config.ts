@@ -46,6 +46,11 @@ export interface MessageStoreConfig {
   /** Percentage of RAM assumed to hold recent commit-log data [40]. */
   accessMessageInMemoryMaxRatio: number;
   /**
+   * Ours: bytes of the newest commit log kept in memory, so reads of recent messages need no file read
+   * (upstream reads its memory-mapped files) [32 MiB; 0 keeps none].
+   */
+  commitLogTailCacheBytes: number;
+  /**
    * Ours, stricter than upstream: a corrupt record followed by valid records (mid-log damage) stops
    * start-up unless this allows truncating the log there [false].
    */
@@ -75,6 +80,7 @@ export const DEFAULT_MESSAGE_STORE_CONFIG: Readonly<Omit<MessageStoreConfig, 'st
   maxTransferCountOnMessageInDisk: 8,
   maxTransferBytesOnMessageInDisk: 64 * 1024,
   accessMessageInMemoryMaxRatio: 40,
+  commitLogTailCacheBytes: 32 * 1024 * 1024,
   allowMidLogTruncation: false,
 };
 

@@ -207,7 +207,9 @@ export class TestIO implements FileIO {
     this.heldWrites = [];
     for (const run of held) run();
   }
+  reads = 0;
   readSync(fd: number, buffer: Buffer, offset: number, length: number, position: number): number {
+    this.reads++;
     return nodeFileIO.readSync(fd, buffer, offset, length, position);
   }
   fstatSync(fd: number): fs.Stats {

@@ -1,0 +1,157 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { CommitLog } from '../../../src/store/commit-log.js';
+import { CommitLogTail } from '../../../src/store/commit-log-tail.js';
+import type { MessageStoreConfig } from '../../../src/store/config.js';
+import type { PutMessageResult } from '../../../src/store/put-message-result.js';
+import { inner, smallConfig, TestIO, tempStoreDir } from './commit-log-support.js';
+
+/** Writes `bytes` into the tail's slab as a turn would, and reports them written at `from`. */
+function turn(tail: CommitLogTail, from: number, bytes: Buffer): void {
+  const { out, start } = tail.reserve(bytes.length);
+  bytes.copy(out.bytes, start);
+  tail.used(start + bytes.length);
+  tail.add(from, out.bytes, start, start + bytes.length);
+}
+
+const fill = (n: number, byte: number): Buffer => Buffer.alloc(n, byte);
+
+test('tail: adjacent turns join one region; reads inside it are views, not copies', () => {
+  const tail = new CommitLogTail(1024, 256);
+  turn(tail, 1000, fill(10, 1));
+  turn(tail, 1010, fill(10, 2));
+  assert.equal(tail.size, 20);
+  assert.equal(tail.minOffset, 1000);
+  const a = tail.read(1005, 10);
+  assert.deepEqual([...(a ?? [])], [1, 1, 1, 1, 1, 2, 2, 2, 2, 2]);
+  const b = tail.read(1005, 10);
+  assert.equal(a?.buffer, b?.buffer, 'both views of the same slab');
+  assert.equal(tail.read(999, 2), undefined, 'below the tail');
+  assert.equal(tail.read(1015, 6), undefined, 'past the written end');
+  assert.equal(tail.read(1020, 1), undefined);
+  assert.equal(tail.read(1000, 0), undefined);
+});
+
+test('tail: a read across two slabs is joined into a copy; a gap in the log is not bridged', () => {
+  const tail = new CommitLogTail(4096, 16);
+  turn(tail, 0, fill(12, 7));
+  turn(tail, 12, fill(12, 8)); // does not fit the first slab's 4 free bytes: a new slab
+  const joined = tail.read(8, 8);
+  assert.deepEqual([...(joined ?? [])], [7, 7, 7, 7, 8, 8, 8, 8]);
+  // The next file starts past a gap (the rest of the previous file is the BLANK's unwritten part).
+  turn(tail, 100, fill(4, 9));
+  assert.equal(tail.read(20, 84), undefined);
+  assert.deepEqual([...(tail.read(100, 4) ?? [])], [9, 9, 9, 9]);
+});
+
+test('tail: the oldest regions go once more than the capacity is held; dropBefore forgets deleted files', () => {
+  const tail = new CommitLogTail(100, 64);
+  for (let i = 0; i < 10; i++) turn(tail, i * 40, fill(40, i));
+  assert.equal(tail.size, 100);
+  assert.equal(tail.minOffset, 300);
+  assert.equal(tail.read(0, 40), undefined, 'the first turn is gone');
+  assert.deepEqual([...(tail.read(360, 2) ?? [])], [9, 9]);
+  tail.dropBefore(400);
+  assert.equal(tail.size, 0);
+  assert.equal(tail.minOffset, -1);
+  assert.equal(tail.read(360, 2), undefined);
+});
+
+test('tail: with capacity 0 nothing is kept and the one slab is reused', () => {
+  const tail = new CommitLogTail(0, 64);
+  turn(tail, 0, fill(10, 1));
+  assert.equal(tail.size, 0);
+  assert.equal(tail.read(0, 10), undefined);
+});
+
+async function openLog(overrides: Partial<MessageStoreConfig> = {}) {
+  const { root, cleanup } = tempStoreDir();
+  const io = new TestIO();
+  const cl = new CommitLog(smallConfig(root, { mappedFileSizeCommitLog: 4096, ...overrides }), { io });
+  cl.recoverNormally();
+  cl.start();
+  return {
+    cl,
+    io,
+    root,
+    done: async () => {
+      await cl.shutdown();
+      cleanup();
+    },
+  };
+}
+
+test('commit log: recent records are read from memory, byte-equal to the file, across file ends', async () => {
+  const { cl, io, root, done } = await openLog();
+  try {
+    const results: PutMessageResult[] = [];
+    for (let i = 0; i < 60; i++)
+      results.push(await cl.putMessage(inner({ body: `message ${i} `.repeat(8) })));
+    const firstFile = cl.mappedFileQueue.getMappedFiles()[0]!;
+    assert.ok(cl.mappedFileQueue.getMappedFiles().length > 2, 'the records span several files');
+    const readsBefore = io.reads;
+    const fromMemory = results.map((r) => {
+      const a = r.appendMessageResult!;
+      return cl.getMessage(Number(a.wroteOffset), a.wroteBytes)!;
+    });
+    // Not past the BLANK's 8 bytes: the rest of a file was never written, so it is read from the file.
+    const firstData = cl.getData(firstFile.fileFromOffset, 1024);
+    assert.equal(io.reads, readsBefore, 'no file read');
+    assert.ok(firstData !== undefined && firstData.length > 0);
+
+    // The same bytes from the files, with the tail left out (a fresh log over the same directory).
+    await cl.shutdown();
+    const reopened = new CommitLog(smallConfig(root, { mappedFileSizeCommitLog: 4096 }));
+    reopened.recoverNormally();
+    for (let i = 0; i < results.length; i++) {
+      const a = results[i]!.appendMessageResult!;
+      assert.deepEqual(reopened.getMessage(Number(a.wroteOffset), a.wroteBytes), fromMemory[i]);
+    }
+    assert.deepEqual(reopened.getData(firstFile.fileFromOffset, 1024), firstData);
+    await reopened.shutdown();
+  } finally {
+    await done();
+  }
+});
+
+test('commit log: past the tail capacity and with the cache off, reads go to the files', async () => {
+  for (const capacity of [2048, 0]) {
+    const { cl, io, done } = await openLog({
+      commitLogTailCacheBytes: capacity,
+      mappedFileSizeCommitLog: 64 * 1024,
+    });
+    try {
+      const results: PutMessageResult[] = [];
+      for (let i = 0; i < 40; i++) results.push(await cl.putMessage(inner({ body: 'x'.repeat(200) })));
+      const first = results[0]!.appendMessageResult!;
+      const last = results.at(-1)!.appendMessageResult!;
+      const before = io.reads;
+      assert.ok(cl.getMessage(Number(first.wroteOffset), first.wroteBytes) !== undefined);
+      assert.ok(io.reads > before, `capacity ${capacity}: the oldest record comes from the file`);
+      const again = io.reads;
+      assert.ok(cl.getMessage(Number(last.wroteOffset), last.wroteBytes) !== undefined);
+      assert.equal(io.reads > again, capacity === 0, `capacity ${capacity}: the newest record`);
+      assert.ok(cl.tailCacheStats().bytes <= capacity);
+    } finally {
+      await done();
+    }
+  }
+});
+
+test('commit log: a record of a deleted file is not served from memory', async () => {
+  const { cl, done } = await openLog();
+  try {
+    const results: PutMessageResult[] = [];
+    for (let i = 0; i < 40; i++) results.push(await cl.putMessage(inner({ body: 'y'.repeat(300) })));
+    const files = cl.mappedFileQueue.getMappedFiles().length;
+    assert.ok(files > 2);
+    const first = results[0]!.appendMessageResult!;
+    assert.ok(cl.getMessage(Number(first.wroteOffset), first.wroteBytes) !== undefined);
+    const deleted = await cl.deleteExpiredFile(0, 0, 0, true);
+    assert.ok(deleted > 0);
+    assert.equal(cl.getMessage(Number(first.wroteOffset), first.wroteBytes), undefined);
+    assert.ok(cl.tailCacheStats().minOffset >= cl.getMinOffset());
+  } finally {
+    await done();
+  }
+});
