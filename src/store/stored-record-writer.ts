@@ -36,6 +36,12 @@ export interface MessageExtBrokerInner {
   preparedTransactionOffset: bigint;
   /** The WAIT property: false lets a SYNC_FLUSH append return before its fdatasync [true]. */
   waitStoreMsgOK?: boolean;
+  /**
+   * The delay level the store acts on (upstream's `getDelayTimeLevel()`, read from the property map,
+   * which may differ from `propertiesString`): > 0 rewrites the message to SCHEDULE_TOPIC_XXXX, 0 or
+   * less stores it as it is whatever DELAY the properties carry. Absent: the DELAY property decides.
+   */
+  delayTimeLevel?: number;
 }
 
 /**
@@ -213,27 +219,28 @@ export function prepareMessage(
     tranType === MessageSysFlag.TRANSACTION_NOT_TYPE ||
     tranType === MessageSysFlag.TRANSACTION_COMMIT_TYPE
   ) {
+    let level = inner.delayTimeLevel;
     // One native search rules the property out for nearly every message.
-    const delay = properties.includes(DELAY_PREFIX)
-      ? getProperty(properties, MessageConst.PROPERTY_DELAY_TIME_LEVEL)
-      : undefined;
-    if (delay !== undefined) {
-      const level = parseDelayLevel(delay);
-      if (level === undefined) {
-        return refuse(PutMessageStatus.MESSAGE_ILLEGAL, `DELAY property "${delay}" is not an int`);
+    if (level === undefined && properties.includes(DELAY_PREFIX)) {
+      const delay = getProperty(properties, MessageConst.PROPERTY_DELAY_TIME_LEVEL);
+      if (delay !== undefined) {
+        level = parseDelayLevel(delay);
+        if (level === undefined) {
+          return refuse(PutMessageStatus.MESSAGE_ILLEGAL, `DELAY property "${delay}" is not an int`);
+        }
       }
-      if (level > 0) {
-        delayLevel = Math.min(level, limits.delayLevels.maxDelayLevel);
-        const map = string2messageProperties(properties);
-        map.set(MessageConst.PROPERTY_DELAY_TIME_LEVEL, String(delayLevel));
-        map.set(MessageConst.PROPERTY_REAL_TOPIC, topic);
-        map.set(MessageConst.PROPERTY_REAL_QUEUE_ID, String(queueId));
-        properties = messageProperties2String(map);
-        topic = TopicValidator.RMQ_SYS_SCHEDULE_TOPIC;
-        queueId = delayLevel2QueueId(delayLevel);
-        topicBytes = topicBytesOf(topic);
-        if (isRefusal(topicBytes)) return topicBytes;
-      }
+    }
+    if (level !== undefined && level > 0) {
+      delayLevel = Math.min(level, limits.delayLevels.maxDelayLevel);
+      const map = string2messageProperties(properties);
+      map.set(MessageConst.PROPERTY_DELAY_TIME_LEVEL, String(delayLevel));
+      map.set(MessageConst.PROPERTY_REAL_TOPIC, topic);
+      map.set(MessageConst.PROPERTY_REAL_QUEUE_ID, String(queueId));
+      properties = messageProperties2String(map);
+      topic = TopicValidator.RMQ_SYS_SCHEDULE_TOPIC;
+      queueId = delayLevel2QueueId(delayLevel);
+      topicBytes = topicBytesOf(topic);
+      if (isRefusal(topicBytes)) return topicBytes;
     }
   }
   const propertiesLength = Buffer.byteLength(properties, 'utf8');

@@ -182,11 +182,16 @@ describe('official push consumer features against our broker', () => {
     }, async () => {
       const out = await delayed;
       assert.equal(out.complete, true, JSON.stringify(out));
-      const arrivals = out.arrivals as Record<string, { latenessMs: number; topic: string }>;
+      const arrivals = out.arrivals as Record<
+        string,
+        { latenessMs: number; topic: string; delayTimeLevel: number }
+      >;
       for (const level of ['1', '4']) {
         const a = arrivals[level];
         assert.ok(a !== undefined, JSON.stringify(out));
         assert.equal(a.topic, 'DelayTopic');
+        // The official broker delivers it with DELAY still in its properties.
+        assert.equal(a.delayTimeLevel, Number(level), JSON.stringify(a));
         assert.ok(a.latenessMs >= -50 && a.latenessMs <= 1000, `level ${level}: ${JSON.stringify(a)}`);
       }
     });

@@ -15,10 +15,11 @@ import type { MessageExtBrokerInner } from '../stored-record-writer.js';
 
 /**
  * The record's body (still compressed when it was), flag, sysFlag, born and store hosts, born time and
- * reconsume count, with the real topic and queue. The properties are the record's without DELAY,
- * written in Java's HashMap order as upstream re-serializes them. Upstream computes that string
- * before it clears DELAY from the map, so its re-delivered record still carries DELAY; our store reads
- * the delay level from the string, so it must go (a kept DELAY would schedule the message again).
+ * reconsume count, with the real topic and queue. The properties are the record's, DELAY, REAL_TOPIC
+ * and REAL_QID included, written in Java's HashMap order as upstream re-serializes them: upstream
+ * computes that string before it clears DELAY from the map, so its delivered record still carries
+ * DELAY (a Java consumer's getDelayTimeLevel() returns the level it waited at) while its store,
+ * reading the cleared map, does not schedule it again. delayTimeLevel 0 is that cleared map.
  * Not waiting for the flush (WAIT=false) as upstream, without writing WAIT into the record.
  *
  * Throws ValidationError when the record lacks a valid REAL_TOPIC or REAL_QID: it can never be
@@ -27,7 +28,6 @@ import type { MessageExtBrokerInner } from '../stored-record-writer.js';
 export function messageTimeup(record: Buffer): MessageExtBrokerInner {
   const ext = decodeMessage(record, 0, { decompress: false });
   const properties = ext.properties;
-  properties.delete(MessageConst.PROPERTY_DELAY_TIME_LEVEL);
   const topic = properties.get(MessageConst.PROPERTY_REAL_TOPIC);
   if (topic === undefined) {
     throw new ValidationError(
@@ -58,5 +58,6 @@ export function messageTimeup(record: Buffer): MessageExtBrokerInner {
     reconsumeTimes: ext.reconsumeTimes,
     preparedTransactionOffset: 0n,
     waitStoreMsgOK: false,
+    delayTimeLevel: 0,
   };
 }

@@ -162,8 +162,9 @@ describe('retry through the delay levels', () => {
       assert.equal(p.ORIGIN_MESSAGE_ID, msgId);
       assert.equal(p.REAL_TOPIC, RETRY);
       assert.equal(p.REAL_QID, '0');
-      assert.equal(p.DELAY, undefined);
+      assert.equal(p.DELAY, '3', 'upstream stores the delivered message with DELAY still in it');
       assert.equal(b.broker.scheduleMessageService?.offsets().get(3), 1n);
+      assert.equal(b.broker.messageStore.getMaxOffsetInQueue(SCHEDULE_TOPIC, 2), 1n, 'not scheduled again');
     },
   );
 

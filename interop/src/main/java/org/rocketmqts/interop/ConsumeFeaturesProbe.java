@@ -34,7 +34,8 @@ import org.apache.rocketmq.common.message.MessageExt;
  *     one message; the listener fails it every time (how: later | throw | null); reports each delivery's
  *     reconsumeTimes and seconds since the first, the message's uniq id, then waits for the retries to end.
  * ConsumeFeaturesProbe delay   &lt;namesrv&gt; &lt;topic&gt; &lt;group&gt; &lt;levels,comma&gt; &lt;timeoutMs&gt;
- *     one message per level; reports each one's lateness: arrival minus (store time + level delay).
+ *     one message per level; reports each one's lateness: arrival minus (store time + level delay),
+ *     and the consumer's getDelayTimeLevel() of it.
  * ConsumeFeaturesProbe sql     &lt;namesrv&gt; &lt;topic&gt; &lt;group&gt; &lt;expression&gt; &lt;timeoutMs&gt;
  *     20 messages with properties a = i, b = (x|y), c set on even i only; reports the indexes received
  *     after a quiet period, or the subscription's start error.
@@ -205,6 +206,8 @@ public final class ConsumeFeaturesProbe {
                 long due = Long.parseLong(m.getUserProperty("sentAt")) + levelMs(level);
                 Map<String, Object> a = new LinkedHashMap<>();
                 a.put("level", level);
+                // The broker stores the delivered message with DELAY still set (ScheduleMessageService).
+                a.put("delayTimeLevel", m.getDelayTimeLevel());
                 a.put("latenessMs", now - due);
                 a.put("topic", m.getTopic());
                 a.put("body", new String(m.getBody(), StandardCharsets.UTF_8));
