@@ -163,7 +163,7 @@ export class ConsumeQueue {
         if (prev !== undefined && from !== prev.from + this.fileSize) {
           throw new SegmentFileError(
             path,
-            `file does not follow ${prev.file.path}: a consume queue file is missing`,
+            `file does not follow ${prev.file.fileName}: a consume queue file is missing`,
           );
         }
         const file = SegmentFile.open(path, this.fileSize);
@@ -216,7 +216,7 @@ export class ConsumeQueue {
         this.log.info('recover consume queue over', {
           topic: this.topic,
           queueId: this.queueId,
-          file: seg.file.path,
+          file: seg.file.fileName,
         });
         break;
       }
@@ -407,7 +407,7 @@ export class ConsumeQueue {
     }
     seg.wrote = until;
     seg.committed = until;
-    this.log.info('fill pre blank space', { file: seg.file.path, until });
+    this.log.info('fill pre blank space', { file: seg.file.fileName, until });
     this.resetTail();
   }
 
@@ -458,7 +458,7 @@ export class ConsumeQueue {
 
   private guardedWrite(seg: Segment, src: Buffer, srcOffset: number, length: number, position: number): void {
     try {
-      seg.file.write(src, srcOffset, length, position);
+      seg.file.writeSync(position, src, srcOffset, length);
     } catch (err) {
       this.failure = err instanceof Error ? err : new Error(String(err));
       throw err;
@@ -506,7 +506,7 @@ export class ConsumeQueue {
         continue;
       }
       try {
-        await seg.file.datasync();
+        await seg.file.datasync(target);
       } catch (err) {
         this.failure = err instanceof Error ? err : new Error(String(err));
         throw err;
@@ -664,7 +664,7 @@ export class ConsumeQueue {
   /** Upstream `getMappedFileByTime`: the first file modified at or after `timestamp`, else the last. */
   private segmentByTime(timestamp: number): Segment | undefined {
     for (const seg of this.segments) {
-      if (seg.file.mtimeMs() >= timestamp) return seg;
+      if (seg.file.getLastModifiedTimestamp() >= timestamp) return seg;
     }
     return this.segments.at(-1);
   }
@@ -789,7 +789,7 @@ export class ConsumeQueue {
 
   /** Names of the files, oldest first (for tests and admin tools). */
   fileNames(): string[] {
-    return this.segments.map((s) => s.file.path);
+    return this.segments.map((s) => s.file.fileName);
   }
 
   /** Whether an earlier write or sync failed; such a queue refuses writes. */

@@ -4,6 +4,7 @@
  */
 
 import * as fs from 'node:fs';
+import { dirname } from 'node:path';
 
 export type IOCallback = (err: NodeJS.ErrnoException | null) => void;
 export type WriteCallback = (err: NodeJS.ErrnoException | null, written: number) => void;
@@ -52,6 +53,20 @@ export function fsyncDirectory(dir: string, io: FileIO = nodeFileIO): void {
   } finally {
     io.closeSync(fd);
   }
+}
+
+/** mkdir -p that makes each directory it creates durable by fsyncing its parent. */
+export function mkdirDurable(dir: string, io: FileIO = nodeFileIO): void {
+  if (fs.existsSync(dir)) return;
+  const parent = dirname(dir);
+  if (parent !== dir) mkdirDurable(parent, io);
+  try {
+    fs.mkdirSync(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return;
+    throw err;
+  }
+  fsyncDirectory(parent, io);
 }
 
 /** Error text with the errno code first, e.g. `EIO: i/o error, write`. */

@@ -125,7 +125,7 @@ export class IndexFile {
     }
     const file = SegmentFile.create(dir, name, indexFileSize(hashSlotNum, indexNum));
     try {
-      file.write(header, 0, INDEX_HEADER_SIZE, 0);
+      file.writeSync(0, header, 0, INDEX_HEADER_SIZE);
     } catch (err) {
       file.destroy();
       throw err;
@@ -152,7 +152,7 @@ export class IndexFile {
   }
 
   get fileName(): string {
-    return this.file.path;
+    return this.file.fileName;
   }
 
   getBeginTimestamp(): bigint {
@@ -248,11 +248,11 @@ export class IndexFile {
 
   private writePendingEntries(): void {
     if (this.pending === undefined || this.pendingCount === 0) return;
-    this.file.write(
+    this.file.writeSync(
+      this.entryPosition(this.pendingFrom),
       this.pending,
       0,
       this.pendingCount * INDEX_ENTRY_SIZE,
-      this.entryPosition(this.pendingFrom),
     );
     this.pendingFrom += this.pendingCount;
     this.pendingCount = 0;
@@ -269,7 +269,7 @@ export class IndexFile {
       const writeRun = (): void => {
         const from = runStart * INDEX_HASH_SLOT_SIZE;
         const to = (runEnd + 1) * INDEX_HASH_SLOT_SIZE;
-        this.file.write(slots, from, to - from, INDEX_HEADER_SIZE + from);
+        this.file.writeSync(INDEX_HEADER_SIZE + from, slots, from, to - from);
       };
       for (let i = 1; i < dirty.length; i++) {
         const s = dirty[i] as number;
@@ -292,7 +292,7 @@ export class IndexFile {
       h.writeBigInt64BE(this.endPhyOffset, IndexHeaderField.END_PHY_OFFSET);
       h.writeInt32BE(this.hashSlotCount, IndexHeaderField.HASH_SLOT_COUNT);
       h.writeInt32BE(this.indexCount, IndexHeaderField.INDEX_COUNT);
-      this.file.write(h, 0, INDEX_HEADER_SIZE, 0);
+      this.file.writeSync(0, h, 0, INDEX_HEADER_SIZE);
       this.headerDirty = false;
     }
   }

@@ -5,7 +5,7 @@
  */
 
 import * as fs from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { Clock } from '../common/clock.js';
 import type { Logger } from '../common/logger.js';
 import { describeError, type FileIO, fsyncDirectory, nodeFileIO } from './file-io.js';
@@ -43,7 +43,7 @@ export class MappedFileQueue {
    * Opens every segment of the directory in offset order, positions at the file end (recovery sets the
    * real ones). Refuses names that are not 20-digit offsets, sizes other than `mappedFileSize` and gaps
    * between files. The last file alone may be shorter: that is a cut-back interrupted between its two
-   * truncates (see MappedFile.truncateTo), and it is extended again.
+   * truncates (see MappedFile.truncateTo), and MappedFile.open extends it again.
    */
   load(): void {
     let names: string[];
@@ -89,22 +89,12 @@ export class MappedFileQueue {
             `gap in the segment files: the previous file ${prev.name} ends at ${prev.fileFromOffset + this.mappedFileSize}`,
           );
         }
-        const size = fs.statSync(path).size;
-        const file = MappedFile.open(path, this.mappedFileSize, { io: this.io });
+        const file = MappedFile.open(path, this.mappedFileSize, {
+          io: this.io,
+          logger: this.logger,
+          allowShort: i === entries.length - 1,
+        });
         files.push(file);
-        if (size !== this.mappedFileSize) {
-          if (size < this.mappedFileSize && i === entries.length - 1) {
-            this.logger?.warn('extending a short last segment file', { file: path, size });
-            file.truncateTo(Math.min(size, this.mappedFileSize));
-          } else {
-            throw new StoreCorruptionError(
-              path,
-              -1,
-              entry.offset,
-              `file is ${size} bytes, the configured segment size is ${this.mappedFileSize}`,
-            );
-          }
-        }
         file.setWrotePosition(this.mappedFileSize);
         file.setFlushedPosition(this.mappedFileSize);
       }
@@ -169,21 +159,9 @@ export class MappedFileQueue {
   }
 
   private createMappedFile(offset: number): MappedFile {
-    const created = fs.mkdirSync(this.storePath, { recursive: true });
-    if (created !== undefined) {
-      // New directories must survive a crash too: sync each parent of a directory just made.
-      try {
-        for (let dir = this.storePath; dir.length >= created.length; dir = dirname(dir))
-          fsyncDirectory(dirname(dir), this.io);
-      } catch (err) {
-        throw new StoreIOError(this.storePath, `cannot sync the new directory: ${describeError(err)}`, {
-          cause: err,
-        });
-      }
-    }
     const file = MappedFile.create(this.storePath, offset, this.mappedFileSize, {
       io: this.io,
-      ...(this.logger === undefined ? {} : { logger: this.logger }),
+      logger: this.logger,
     });
     if (this.mappedFiles.length === 0) file.firstCreateInQueue = true;
     this.mappedFiles.push(file);

@@ -1,18 +1,17 @@
 /**
- * One fixed-size segment file of a commit log or consume queue (upstream `MappedFile`), named by the
- * 20-digit offset of its first byte. Node has no mmap, so the file is opened once and written and read
- * with positional calls. The file is created at full size (sparse) so a reader of the directory — ours
- * or the official broker — sees the same layout as upstream's mapped files.
- *
- * Positions: `wrotePosition` is where the bytes handed to the OS end (what readers may see),
- * `flushedPosition` where fdatasync has made them durable. After a failed write or fsync the file refuses
- * every further write: the page cache may no longer match the disk, and appending after a hole would
- * turn a lost tail into mid-log damage.
+ * One segment file of the commit log (upstream `MappedFile`), named by the 20-digit offset of its first
+ * byte: a PositionalFile (creation, positional I/O, syncs, failure latching) that reports StoreIOError
+ * and StoreCorruptionError and keeps upstream's positions. `wrotePosition` is where the bytes handed to
+ * the OS end (what readers may see), `flushedPosition` where fdatasync has made them durable.
  */
 
 import { basename, dirname, join } from 'node:path';
-import type { Logger } from '../common/logger.js';
-import { describeError, type FileIO, fsyncDirectory, nodeFileIO } from './file-io.js';
+import {
+  type FileFaults,
+  type OpenMode,
+  PositionalFile,
+  type PositionalFileOptions,
+} from './positional-file.js';
 import { StoreCorruptionError, StoreIOError } from './store-error.js';
 
 export const OS_PAGE_SIZE = 4096;
@@ -35,37 +34,37 @@ export function fileName2Offset(name: string): number | undefined {
   return Number.isSafeInteger(value) ? value : undefined;
 }
 
-export interface MappedFileOptions {
-  io?: FileIO;
-  logger?: Logger;
-}
+export type MappedFileOptions = PositionalFileOptions;
 
-export class MappedFile {
-  /** Full path. */
-  readonly fileName: string;
+const commitLogFaults: FileFaults<StoreIOError> = {
+  io: (file, message, cause) => new StoreIOError(file, message, cause === undefined ? undefined : { cause }),
+  size: (file, actual, expected) =>
+    new StoreCorruptionError(
+      file,
+      -1,
+      fileName2Offset(basename(file)) ?? -1,
+      `file is ${actual} bytes, the configured segment size is ${expected}`,
+    ),
+};
+
+export class MappedFile extends PositionalFile<StoreIOError> {
   readonly fileFromOffset: number;
-  readonly fileSize: number;
   /** True for the first file a queue created in an empty directory (upstream flag, kept for callers). */
   firstCreateInQueue = false;
-  private readonly io: FileIO;
-  private fd: number;
   private wrotePosition = 0;
   private flushedPosition = 0;
   private storeTimestamp = 0;
-  private failure: StoreIOError | undefined;
-  private closed = false;
   private flushing: Promise<number> | undefined;
 
-  private constructor(fileName: string, fileSize: number, fd: number, io: FileIO) {
-    const offset = fileName2Offset(basename(fileName));
-    if (offset === undefined) {
-      throw new StoreCorruptionError(fileName, -1, -1, 'segment file name is not a 20-digit offset');
-    }
-    this.fileName = fileName;
-    this.fileFromOffset = offset;
-    this.fileSize = fileSize;
-    this.fd = fd;
-    this.io = io;
+  private constructor(
+    fileName: string,
+    fileFromOffset: number,
+    fileSize: number,
+    mode: OpenMode,
+    options: MappedFileOptions,
+  ) {
+    super(fileName, fileSize, mode, commitLogFaults, options);
+    this.fileFromOffset = fileFromOffset;
   }
 
   /**
@@ -78,43 +77,30 @@ export class MappedFile {
     fileSize: number,
     options: MappedFileOptions = {},
   ): MappedFile {
-    const io = options.io ?? nodeFileIO;
     const path = join(dir, offset2FileName(fileFromOffset));
-    let fd: number;
-    try {
-      fd = io.openSync(path, 'wx+');
-    } catch (err) {
-      throw new StoreIOError(path, `cannot create segment file: ${describeError(err)}`, { cause: err });
-    }
-    try {
-      io.ftruncateSync(fd, fileSize);
-      io.fsyncSync(fd);
-      fsyncDirectory(dir, io);
-    } catch (err) {
-      try {
-        io.closeSync(fd);
-        io.unlinkSync(path);
-      } catch {
-        // The original failure is the one to report.
-      }
-      throw new StoreIOError(path, `cannot create segment file of ${fileSize} bytes: ${describeError(err)}`, {
-        cause: err,
-      });
-    }
-    options.logger?.info('created segment file', { file: path, size: fileSize });
-    return new MappedFile(path, fileSize, fd, io);
+    return new MappedFile(path, fileFromOffset, fileSize, 'create', options);
   }
 
-  /** Opens an existing segment; its size must already be `fileSize` (MappedFileQueue.load checks). */
-  static open(path: string, fileSize: number, options: MappedFileOptions = {}): MappedFile {
-    const io = options.io ?? nodeFileIO;
-    let fd: number;
-    try {
-      fd = io.openSync(path, 'r+');
-    } catch (err) {
-      throw new StoreIOError(path, `cannot open segment file: ${describeError(err)}`, { cause: err });
+  /**
+   * Opens an existing segment of `fileSize` bytes. With `allowShort` (the last file of a queue) a shorter
+   * one is extended: that is a cut-back interrupted between its two truncates (see truncateTo).
+   */
+  static open(
+    path: string,
+    fileSize: number,
+    options: MappedFileOptions & { allowShort?: boolean } = {},
+  ): MappedFile {
+    const offset = fileName2Offset(basename(path));
+    if (offset === undefined) {
+      throw new StoreCorruptionError(path, -1, -1, 'segment file name is not a 20-digit offset');
     }
-    return new MappedFile(path, fileSize, fd, io);
+    return new MappedFile(
+      path,
+      offset,
+      fileSize,
+      options.allowShort === true ? 'open-short' : 'open',
+      options,
+    );
   }
 
   /** Base name (the 20-digit offset). */
@@ -169,95 +155,7 @@ export class MappedFile {
   }
 
   isAvailable(): boolean {
-    return !this.closed;
-  }
-
-  /** Why writes are refused, if they are. */
-  getFailure(): StoreIOError | undefined {
-    return this.failure;
-  }
-
-  getLastModifiedTimestamp(): number {
-    return this.io.fstatSync(this.fd).mtimeMs;
-  }
-
-  /** Bytes the file system has allocated (sparse files: roughly the bytes ever written). */
-  allocatedBytes(): number {
-    return this.io.fstatSync(this.fd).blocks * 512;
-  }
-
-  private checkWritable(what: string): void {
-    if (this.closed) throw new StoreIOError(this.fileName, `${what} refused: the file is closed`);
-    if (this.failure !== undefined) {
-      throw new StoreIOError(
-        this.fileName,
-        `${what} refused after an earlier failure: ${this.failure.message}`,
-        {
-          cause: this.failure,
-        },
-      );
-    }
-  }
-
-  private checkRange(position: number, length: number, what: string): void {
-    if (!Number.isInteger(position) || position < 0 || length < 0 || position + length > this.fileSize) {
-      throw new RangeError(
-        `${what} of ${length} bytes at ${position} lies outside ${this.fileName} (${this.fileSize} bytes)`,
-      );
-    }
-  }
-
-  private fail(what: string, position: number, length: number, err: unknown): StoreIOError {
-    const failure = new StoreIOError(
-      this.fileName,
-      `${what} of ${length} bytes at offset ${position} failed: ${describeError(err)}`,
-      { cause: err },
-    );
-    this.failure ??= failure;
-    return failure;
-  }
-
-  /** Positional write of `data[offset, offset+length)`; loops over short writes. */
-  writeSync(position: number, data: Buffer, offset = 0, length = data.length - offset): void {
-    this.checkWritable('write');
-    this.checkRange(position, length, 'write');
-    let done = 0;
-    try {
-      while (done < length) {
-        const n = this.io.writeSync(this.fd, data, offset + done, length - done, position + done);
-        if (n <= 0) throw new Error(`write returned ${n}`);
-        done += n;
-      }
-    } catch (err) {
-      throw this.fail('write', position + done, length - done, err);
-    }
-  }
-
-  /** Asynchronous positional write (libuv thread pool); same contract as writeSync. */
-  write(position: number, data: Buffer, offset = 0, length = data.length - offset): Promise<void> {
-    return new Promise((resolve, reject) => {
-      try {
-        this.checkWritable('write');
-        this.checkRange(position, length, 'write');
-      } catch (err) {
-        reject(err);
-        return;
-      }
-      let done = 0;
-      const step = (): void => {
-        this.io.write(this.fd, data, offset + done, length - done, position + done, (err, n) => {
-          if (err === null && n <= 0) err = new Error(`write returned ${n}`) as NodeJS.ErrnoException;
-          if (err !== null) {
-            reject(this.fail('write', position + done, length - done, err));
-            return;
-          }
-          done += n;
-          if (done < length) step();
-          else resolve();
-        });
-      };
-      step();
-    });
+    return !this.isClosed;
   }
 
   /** Upstream `appendMessage(byte[])`: writes at the write position if it fits; false when it does not. */
@@ -269,40 +167,13 @@ export class MappedFile {
   }
 
   /**
-   * Reads `[position, position+length)` of the file into `target`, regardless of the write position
-   * (recovery reads what is on disk). Returns the byte count read.
-   */
-  readInto(target: Buffer, targetOffset: number, length: number, position: number): number {
-    if (this.closed) throw new StoreIOError(this.fileName, 'read refused: the file is closed');
-    const len = Math.min(length, this.fileSize - position);
-    if (len <= 0) return 0;
-    let done = 0;
-    try {
-      while (done < len) {
-        const n = this.io.readSync(this.fd, target, targetOffset + done, len - done, position + done);
-        if (n <= 0) break;
-        done += n;
-      }
-    } catch (err) {
-      throw new StoreIOError(
-        this.fileName,
-        `read of ${len - done} bytes at offset ${position + done} failed: ${describeError(err)}`,
-        { cause: err },
-      );
-    }
-    // Past the end of a shorter-than-expected file reads nothing; treat it as zeros like a hole.
-    if (done < len) target.fill(0, targetOffset + done, targetOffset + len);
-    return len;
-  }
-
-  /**
    * Upstream `selectMappedBuffer(pos, size)`: a copy of readable bytes `[pos, pos+size)`, or undefined
    * when they are not all written yet. Without `size`, everything readable from `pos`.
    */
   selectMappedBuffer(pos: number, size?: number): Buffer | undefined {
     const readable = this.getReadPosition();
     const len = size ?? readable - pos;
-    if (pos < 0 || len < 0 || pos + len > readable || this.closed) return undefined;
+    if (pos < 0 || len < 0 || pos + len > readable || this.isClosed) return undefined;
     const out = Buffer.allocUnsafe(len);
     this.readInto(out, 0, len, pos);
     return out;
@@ -326,40 +197,27 @@ export class MappedFile {
     const running = this.flushing;
     if (running !== undefined) return running.then(() => this.flush(leastPages));
     if (!this.isAbleToFlush(leastPages)) return Promise.resolve(this.flushedPosition);
-    try {
-      this.checkWritable('fdatasync');
-    } catch (err) {
-      return Promise.reject(err);
-    }
     const value = this.getReadPosition();
-    let settled = false;
-    const promise = new Promise<number>((resolve, reject) => {
-      this.io.fdatasync(this.fd, (err) => {
-        settled = true;
+    const run = this.datasync(value).then(
+      () => {
         this.flushing = undefined;
-        if (err !== null) {
-          reject(this.fail('fdatasync', 0, value, err));
-          return;
-        }
         if (value > this.flushedPosition) this.flushedPosition = value;
-        resolve(this.flushedPosition);
-      });
-    });
-    // An injected fdatasync may call back synchronously; only a pending call blocks the next one.
-    if (!settled) this.flushing = promise;
-    return promise;
+        return this.flushedPosition;
+      },
+      (err: unknown) => {
+        this.flushing = undefined;
+        throw err;
+      },
+    );
+    this.flushing = run;
+    return run;
   }
 
   /** Blocking flush for shutdown and tests. */
   flushSync(leastPages = 0): number {
     if (!this.isAbleToFlush(leastPages)) return this.flushedPosition;
-    this.checkWritable('fdatasync');
     const value = this.getReadPosition();
-    try {
-      this.io.fdatasyncSync(this.fd);
-    } catch (err) {
-      throw this.fail('fdatasync', 0, value, err);
-    }
+    this.datasyncSync(value);
     if (value > this.flushedPosition) this.flushedPosition = value;
     return this.flushedPosition;
   }
@@ -369,39 +227,22 @@ export class MappedFile {
    * reappear behind a later write position, the size stays `fileSize`, and the change is made durable.
    */
   truncateTo(position: number): void {
-    this.checkRange(position, 0, 'truncate');
-    this.checkWritable('truncate');
-    try {
-      this.io.ftruncateSync(this.fd, position);
-      this.io.ftruncateSync(this.fd, this.fileSize);
-      this.io.fsyncSync(this.fd);
-    } catch (err) {
-      throw this.fail('truncate', position, this.fileSize - position, err);
-    }
+    this.cutBack(position);
     this.wrotePosition = position;
     if (this.flushedPosition > position) this.flushedPosition = position;
   }
 
   /** Closes the file descriptor; later reads and writes are refused. */
   shutdown(): void {
-    if (this.closed) return;
-    this.closed = true;
-    try {
-      this.io.closeSync(this.fd);
-    } catch {
-      // Nothing to do: the descriptor is gone either way.
-    }
-    this.fd = -1;
+    this.close();
   }
 
-  /** Closes and deletes the file (the caller fsyncs the directory once for a batch). */
-  destroy(): boolean {
-    this.shutdown();
+  /** Closes and deletes the file (the caller fsyncs the directory once for a batch); false if it stays. */
+  override destroy(): boolean {
     try {
-      this.io.unlinkSync(this.fileName);
+      super.destroy();
       return true;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return true;
+    } catch {
       return false;
     }
   }
