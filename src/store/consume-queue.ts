@@ -343,17 +343,20 @@ export class ConsumeQueue {
       this.minLogicOffset = expectLogicOffset;
       this.fillPreBlank(seg, expectLogicOffset);
     }
+    const currentLogicOffset = seg.from + seg.wrote;
+    // Upstream skips this check for queue offset 0. A re-dispatch of entry 0 to a queue whose
+    // recovered files hold no valid commit-log offset (maxPhysicOffset -1) then lands at the queue's
+    // end as a second, wrong entry; the queue offset says it is there already.
+    if (expectLogicOffset < currentLogicOffset) {
+      this.log.warn('build consume queue repeatedly', {
+        topic: this.topic,
+        queueId: this.queueId,
+        expectLogicOffset,
+        currentLogicOffset,
+      });
+      return true;
+    }
     if (cqOffset !== 0n) {
-      const currentLogicOffset = seg.from + seg.wrote;
-      if (expectLogicOffset < currentLogicOffset) {
-        this.log.warn('build consume queue repeatedly', {
-          topic: this.topic,
-          queueId: this.queueId,
-          expectLogicOffset,
-          currentLogicOffset,
-        });
-        return true;
-      }
       if (expectLogicOffset !== currentLogicOffset) {
         this.log.error('[BUG] logic queue order maybe wrong', {
           topic: this.topic,

@@ -154,6 +154,18 @@ describe('ConsumeQueue writes and reads', () => {
     again.close();
   });
 
+  test('a repeated entry 0 past maxPhysicOffset is ignored, not appended as a second entry', () => {
+    const root = tempRoot();
+    const cq = new ConsumeQueue('TopicA', 0, options(root, 100));
+    for (let i = 0; i < 3; i++) put(cq, i);
+    // What a re-dispatch of entry 0 looks like when the queue cannot tell its commit-log offset.
+    assert.equal(cq.putEntry(10_000n, 50, 0n, 0n), true);
+    assert.equal(cq.getMaxOffsetInQueue(), 3n);
+    assert.equal(cq.getEntry(0n)?.commitLogOffset, 0n);
+    assert.equal(cq.getMaxPhysicOffset(), 250n);
+    cq.close();
+  });
+
   test('without auto-commit nothing reaches the file until commit(), yet reads see every entry', () => {
     const root = tempRoot();
     const cq = new ConsumeQueue('TopicA', 0, options(root, 1000, { autoCommit: false }));
