@@ -24,6 +24,7 @@ import {
   crashStoreConfig,
   rebuildQueueOffsets,
 } from './crash-child.js';
+import { rng } from './crash-support.js';
 
 const CHILD = join(dirname(fileURLToPath(import.meta.url)), 'crash-child.js');
 const CYCLES = Number(process.env.RMQ_CRASH_CYCLES ?? 20);
@@ -39,17 +40,6 @@ interface Ack {
   count: number;
   bodyLen: number;
   cycle: number;
-}
-
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Runs the child until `target` acknowledgements were read, kills it, returns what it acknowledged. */
@@ -190,7 +180,7 @@ for (const mode of ['ASYNC_FLUSH', 'SYNC_FLUSH'] as const) {
     timeout: 110_000,
   }, async (t) => {
     const root = mkdtempSync(join(tmpdir(), `rmq-crash-${mode}-`));
-    const rand = random(mode === 'ASYNC_FLUSH' ? 11 : 22);
+    const rand = rng(mode === 'ASYNC_FLUSH' ? 11 : 22);
     const all: Ack[] = [];
     const perCycle: number[] = [];
     let torn = 0;

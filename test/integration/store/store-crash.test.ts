@@ -17,12 +17,8 @@ import { decodeMessage } from '../../../src/common/message/stored-format.js';
 import { DefaultMessageStore } from '../../../src/store/default-message-store.js';
 import { GetMessageStatus } from '../../../src/store/message-store.js';
 import { removeTempDirs, tempDir } from '../../unit/store/default-message-store-support.js';
-import {
-  STORE_CRASH_QUEUES,
-  STORE_CRASH_TOPIC,
-  storeCrashBody,
-  storeCrashConfig,
-} from './store-crash-child.js';
+import { crashBody } from './crash-support.js';
+import { STORE_CRASH_QUEUES, STORE_CRASH_TOPIC, storeCrashConfig } from './store-crash-child.js';
 
 after(removeTempDirs);
 
@@ -124,7 +120,7 @@ test(`the store keeps every acknowledged message over ${CYCLES} SIGKILL cycles`,
         assert.equal(records.length, count, `cycle ${cycle}: ${ack.id}`);
         records.forEach((record, k) => {
           const m = decodeMessage(record);
-          const expected = storeCrashBody(ack.id, ack.bodyLen, ack.count === undefined ? undefined : k);
+          const expected = crashBody(ack.id, ack.bodyLen, ack.count === undefined ? undefined : k);
           assert.deepEqual(m.body, expected, `cycle ${cycle}: ${ack.id} #${k}`);
           assert.equal(m.queueOffset, ack.queueOffset + BigInt(k));
         });

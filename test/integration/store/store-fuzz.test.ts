@@ -19,6 +19,7 @@ import { tagsString2tagsCode } from '../../../src/common/message/tag-hash.js';
 import { createAbortFile } from '../../../src/store/abort-file.js';
 import type { DefaultMessageStore } from '../../../src/store/default-message-store.js';
 import { GetMessageStatus, type MessageFilter } from '../../../src/store/message-store.js';
+import { rng } from '../../unit/store/commit-log-support.js';
 import {
   BORN_HOST,
   msg,
@@ -42,18 +43,6 @@ interface Stored {
   tag: string;
   body: string;
   storeTime: bigint;
-}
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 class Model {
