@@ -330,6 +330,8 @@ export class ConsumeQueueStore {
       flushLeastPages = 0;
       logicsMsgTimestamp = this.logicsMsgTimestamp;
     }
+    // Queues that do not write their entries as they come (autoCommit false) write them here.
+    this.commitAll();
     await this.flushAll(flushLeastPages);
     await this.afterFlush?.({ flushLeastPages, logicsMsgTimestamp });
   }
