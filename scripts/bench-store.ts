@@ -17,11 +17,22 @@
  * 64 records, and under SYNC_FLUSH at most 64 records per fdatasync).
  *
  *   node <build>/scripts/bench-store.js [--mib N] [--sync-seconds S] [--rounds R] [--write-mode sync|async]
- *     [--dir D] [--cases async,sync,pull] (the recovery scans read the store of the last ASYNC 64 run)
+ *     [--dir D] [--cases async,sync,pull] [--official]
+ *   (the recovery scans read the store of the last ASYNC 64 run)
+ *
+ * --official also runs the official 4.9.x DefaultMessageStore (interop StoreBench, one JVM per run) on
+ * the same messages right after each ASYNC and SYNC run of ours, with the same appenders (threads
+ * calling the synchronous putMessage, the broker's send path) and size, prints
+ * `official <msgs/s> <MB/s> -> ours/official <ratio>` under the case, and the medians in the summary.
+ * That store runs as in a broker, so its reput thread also builds the consume queues and the index
+ * while it appends; it is compared with our whole DefaultMessageStore under the same load (run just
+ * before it), not with the bare commit log of the line above. It needs Java and the interop build
+ * (`node scripts/interop-prepare.mjs`); without them the run says so in one line and skips it.
  *
  * The pull case stores 16 MiB in 8 queues and reads all of it back 32 messages per pull, as a consumer
  * that keeps up does, with the commit log's tail cache on (the default) and off, in the same run.
  */
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +45,8 @@ import { DefaultMessageStore } from '../src/store/default-message-store.js';
 import type { DispatchRequest } from '../src/store/dispatch-request.js';
 import { type FileIO, nodeFileIO } from '../src/store/file-io.js';
 import { GetMessageStatus } from '../src/store/message-store.js';
+import type { PutMessageResult } from '../src/store/put-message-result.js';
+import { javaSetup } from '../test/interop/harness.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -46,6 +59,7 @@ const ROUNDS = Math.max(1, Number(arg('rounds', '2')));
 const WRITE_MODE = arg('write-mode', 'sync') === 'async' ? 'async' : 'sync';
 const BASE_DIR = arg('dir', tmpdir());
 const CASES = new Set(arg('cases', 'async,sync,pull').split(','));
+const OFFICIAL = process.argv.includes('--official');
 
 const STORE_HOST: HostAddress = { address: '10.0.0.1', port: 10911 };
 const BORN_HOST: HostAddress = { address: '10.0.0.2', port: 50000 };
@@ -156,6 +170,56 @@ interface StoreRun {
   dir: string;
 }
 
+/** `concurrency` appenders putting up to `perAppender` messages each, each waiting for its ack. */
+async function timedAppends(
+  put: (m: MessageExtBrokerInner) => Promise<PutMessageResult>,
+  concurrency: number,
+  perAppender: number,
+  maxSeconds: number,
+): Promise<{ msgs: number; bytes: number }> {
+  let msgs = 0;
+  let bytes = 0;
+  const deadline = performance.now() + maxSeconds * 1000;
+  const loop = async (id: number): Promise<void> => {
+    const m = message(id % 8);
+    for (let i = 0; i < perAppender; i++) {
+      // A fresh object per message, as the broker builds one per request.
+      const r = await put({ ...m });
+      if (r.putMessageStatus !== 'PUT_OK') throw new Error(`append failed: ${r.putMessageStatus}`);
+      msgs++;
+      bytes += r.appendMessageResult?.wroteBytes ?? 0;
+      if ((i & 63) === 0 && performance.now() > deadline) break;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, (_, i) => loop(i)));
+  return { msgs, bytes };
+}
+
+/**
+ * Our whole store (commit log, consume queues and index built as each write ends) under the same load:
+ * what the official DefaultMessageStore does in StoreBench, so the two compare like for like. msgs/s.
+ */
+async function wholeStoreRate(
+  flushDiskType: FlushDiskType,
+  concurrency: number,
+  totalBytes: number,
+  maxSeconds: number,
+): Promise<number> {
+  const dir = freshDir('whole');
+  const store = new DefaultMessageStore(messageStoreConfig({ storePathRootDir: dir, flushDiskType }));
+  await store.load();
+  await store.start();
+  // Warm-up, as StoreBench does.
+  await timedAppends((m) => store.putMessage(m), concurrency, Math.ceil(10_000 / concurrency), 2);
+  const started = performance.now();
+  const perAppender = Math.ceil(totalBytes / RECORD_SIZE / concurrency);
+  const { msgs } = await timedAppends((m) => store.putMessage(m), concurrency, perAppender, maxSeconds);
+  const seconds = (performance.now() - started) / 1000;
+  await store.shutdown();
+  fs.rmSync(dir, { recursive: true, force: true });
+  return msgs / seconds;
+}
+
 async function appenders(
   flushDiskType: FlushDiskType,
   concurrency: number,
@@ -176,22 +240,8 @@ async function appenders(
   const writesBefore = io.writes;
   const syncsBefore = cl.groupCommitSyncCount;
   const perAppender = Math.ceil(totalBytes / recordSize / concurrency);
-  let msgs = 0;
-  let bytes = 0;
   const started = performance.now();
-  const deadline = started + maxSeconds * 1000;
-  const loop = async (id: number): Promise<void> => {
-    const m = message(id % 8);
-    for (let i = 0; i < perAppender; i++) {
-      // A fresh object per message, as the broker builds one per request.
-      const r = await cl.putMessage({ ...m });
-      if (r.putMessageStatus !== 'PUT_OK') throw new Error(`append failed: ${r.putMessageStatus}`);
-      msgs++;
-      bytes += r.appendMessageResult?.wroteBytes ?? 0;
-      if ((i & 63) === 0 && performance.now() > deadline) break;
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, (_, i) => loop(i)));
+  const { msgs, bytes } = await timedAppends((m) => cl.putMessage(m), concurrency, perAppender, maxSeconds);
   const ackedAt = performance.now();
   await cl.flush();
   const durableAt = performance.now();
@@ -289,6 +339,140 @@ const median = (xs: number[]): number => {
   return s[Math.floor((s.length - 1) / 2)] ?? Number.NaN;
 };
 
+// Upstream runbroker.sh's G1 settings with the heap cut to 1 GiB (fixed, pre-touched, so heap growth is
+// not timed), and the harness's disk-use ratios so a fuller disk does not make the store refuse appends.
+// Full JIT (no TieredStopAtLevel=1 as in the interop tests): this measures a rate.
+const OFFICIAL_JVM = [
+  '-server',
+  '-Xms1g',
+  '-Xmx1g',
+  '-XX:MaxDirectMemorySize=1g',
+  '-XX:+UseG1GC',
+  '-XX:G1HeapRegionSize=16m',
+  '-XX:G1ReservePercent=25',
+  '-XX:InitiatingHeapOccupancyPercent=30',
+  '-XX:SoftRefLRUPolicyMSPerMB=0',
+  '-XX:-OmitStackTraceInFastThrow',
+  '-XX:+AlwaysPreTouch',
+  '-Drocketmq.broker.diskSpaceWarningLevelRatio=0.99',
+  '-Drocketmq.broker.diskSpaceCleanForciblyRatio=0.99',
+];
+
+/** The java command line up to StoreBench's arguments, or why the official store cannot run here. */
+function officialCommand(): string[] | string {
+  const probe = spawnSync('java', ['-version'], { stdio: 'ignore' });
+  if (probe.error !== undefined || probe.status !== 0) return 'no working `java` on PATH';
+  let setup: ReturnType<typeof javaSetup>;
+  try {
+    setup = javaSetup();
+  } catch {
+    return 'interop/target is not built';
+  }
+  const classes = setup.classpath.split(':')[0] ?? '';
+  if (!fs.existsSync(join(classes, 'org', 'rocketmqts', 'interop', 'StoreBench.class')))
+    return 'interop/target was built before StoreBench existed';
+  // ParentWatchdog ends the JVM (its shutdown hook removes the store) if this process dies mid-run.
+  return [
+    ...setup.javaOpts,
+    ...OFFICIAL_JVM,
+    '-cp',
+    setup.classpath,
+    'org.rocketmqts.interop.ParentWatchdog',
+    'org.rocketmqts.interop.StoreBench',
+  ];
+}
+
+interface OfficialRun {
+  msgs: number;
+  seconds: number;
+  msgsPerSecond: number;
+  mbPerSecond: number;
+  busyRetries?: number;
+}
+
+function isOfficialRun(v: unknown): v is OfficialRun {
+  if (typeof v !== 'object' || v === null) return false;
+  const o = v as Record<string, unknown>;
+  return ['msgs', 'seconds', 'msgsPerSecond', 'mbPerSecond'].every((k) => typeof o[k] === 'number');
+}
+
+/** One StoreBench JVM: `amount` is MiB for async, seconds for sync. */
+function runOfficial(
+  command: string[],
+  mode: 'async' | 'sync',
+  concurrency: number,
+  amount: number,
+): Promise<OfficialRun> {
+  const child = spawn('java', [...command, mode, String(concurrency), String(amount), BASE_DIR], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    stdout += d;
+  });
+  child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    stderr = (stderr + d).slice(-4000);
+  });
+  // JVM start, warm-up and the store's shutdown (a fixed 1 s pause) come on top of the timed part.
+  const timeoutMs = ((mode === 'async' ? 60 : amount) + 120) * 1000;
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  return new Promise((resolve, reject) => {
+    child.once('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      const line = stdout.split('\n').find((l) => l.startsWith('{'));
+      let parsed: unknown;
+      try {
+        parsed = line === undefined ? undefined : JSON.parse(line);
+      } catch {
+        parsed = undefined;
+      }
+      if (code === 0 && isOfficialRun(parsed)) resolve(parsed);
+      else
+        reject(
+          new Error(`StoreBench exit ${code ?? signal}: ${stderr.trim().split('\n').slice(-3).join(' | ')}`),
+        );
+    });
+  });
+}
+
+/**
+ * Our whole store, then the official one, under the same load: their line, and ours / official in
+ * msgs/s (NaN if the official run failed).
+ */
+async function compareOfficial(
+  command: string[] | undefined,
+  mode: 'async' | 'sync',
+  concurrency: number,
+  amount: number,
+): Promise<{ ratio: number; line: string } | undefined> {
+  if (command === undefined) return undefined;
+  const ourMsgsPerSecond = await wholeStoreRate(
+    mode === 'async' ? 'ASYNC_FLUSH' : 'SYNC_FLUSH',
+    concurrency,
+    mode === 'async' ? amount * 1024 * 1024 : Number.POSITIVE_INFINITY,
+    mode === 'async' ? 60 : amount,
+  );
+  try {
+    const o = await runOfficial(command, mode, concurrency, amount);
+    const ratio = ourMsgsPerSecond / o.msgsPerSecond;
+    const busy = o.busyRetries === undefined ? '' : ` (${o.busyRetries} OS_PAGECACHE_BUSY retried)`;
+    return {
+      ratio,
+      line:
+        `  whole store (commit log + consume queues + index): ours ${fmt(ourMsgsPerSecond, 0, 9)} msgs/s, ` +
+        `official 4.9.x ${fmt(o.msgsPerSecond, 0, 9)} msgs/s ${fmt(o.mbPerSecond)} MB/s -> ours/official ` +
+        `${ratio.toFixed(2)}${busy}`,
+    };
+  } catch (e) {
+    return { ratio: Number.NaN, line: `  official failed: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}
+
 async function main(): Promise<void> {
   const total = TOTAL_MIB * 1024 * 1024;
   console.log(
@@ -302,18 +486,33 @@ async function main(): Promise<void> {
       `(runs ${seqRuns.map((r) => mbps(r).toFixed(0)).join(', ')})`,
   );
   const summary: string[] = [];
+  let official: string[] | undefined;
+  if (OFFICIAL) {
+    const command = officialCommand();
+    if (typeof command === 'string') {
+      console.log(
+        `--official skipped: ${command}; prepare it with \`node scripts/interop-prepare.mjs\` ` +
+          '(needs Java 8+ and Maven; downloads the 4.9.x jars into interop/.m2)',
+      );
+    } else {
+      official = command;
+      console.log(`official: 4.9.x DefaultMessageStore, java ${OFFICIAL_JVM.join(' ')}`);
+    }
+  }
   let scanDir: string | undefined;
   // With every appender waiting for its ack, a turn holds one append per appender: the commit log's
   // write size is `appenders x record` (the run prints the size it measured). The raw runs use that size
   // and are measured right before and right after each store run; the ratio is to the faster of the two.
   for (const c of CASES.has('async') ? [1, 16, 64] : []) {
     const ratios: number[] = [];
+    const officialRatios: number[] = [];
     const chunk = c * RECORD_SIZE;
     const rawBytes = Math.floor(total / chunk) * chunk;
     for (let round = 0; round < ROUNDS; round++) {
       const keep = c === 64 && round === ROUNDS - 1;
       const before = rawDisk(rawBytes, chunk);
       const r = await appenders('ASYNC_FLUSH', c, total, 60, keep);
+      const o = await compareOfficial(official, 'async', c, TOTAL_MIB);
       const after = rawDisk(rawBytes, chunk);
       if (keep) scanDir = r.dir;
       const raw = mbps(before) > mbps(after) ? before : after;
@@ -324,17 +523,27 @@ async function main(): Promise<void> {
           `raw ${fmt(chunk / 1024, 1, 5)} KiB writes + fdatasync ${fmt(mbps(before), 0, 5)} / ${fmt(mbps(after), 0, 5)} MB/s ` +
           `-> ${ratio(r.acked, raw)} x | ${ratio(r.acked, seq)} x raw 1 MiB | incl. final flush ${fmt(mbps(r.durable), 0, 5)} MB/s`,
       );
+      if (o !== undefined) {
+        console.log(o.line);
+        if (Number.isFinite(o.ratio)) officialRatios.push(o.ratio);
+      }
     }
     summary.push(
       `ASYNC_FLUSH ${String(c).padStart(2)}: ${median(ratios).toFixed(2)} x raw (same write size), target 0.8`,
     );
+    if (officialRatios.length > 0)
+      summary.push(
+        `ASYNC_FLUSH ${String(c).padStart(2)}: ${median(officialRatios).toFixed(2)} x official 4.9.x (whole stores, msgs/s)`,
+      );
   }
   for (const c of CASES.has('sync') ? [1, 16, 64] : []) {
     const ratios: number[] = [];
+    const officialRatios: number[] = [];
     const chunk = c * RECORD_SIZE;
     for (let round = 0; round < ROUNDS; round++) {
       const before = rawSyncLoop(chunk, SYNC_SECONDS);
       const r = await appenders('SYNC_FLUSH', c, total, SYNC_SECONDS, false);
+      const o = await compareOfficial(official, 'sync', c, SYNC_SECONDS);
       const after = rawSyncLoop(chunk, SYNC_SECONDS);
       const raw = mbps(before) > mbps(after) ? before : after;
       ratios.push(mbps(r.acked) / mbps(raw));
@@ -345,10 +554,18 @@ async function main(): Promise<void> {
           `${fmt(mbps(before))} / ${fmt(mbps(after))} MB/s (${Math.round(raw.syncs / raw.seconds)} syncs/s) ` +
           `-> ${ratio(r.acked, raw)} x | ${ratio(r.acked, seq)} x raw 1 MiB`,
       );
+      if (o !== undefined) {
+        console.log(o.line);
+        if (Number.isFinite(o.ratio)) officialRatios.push(o.ratio);
+      }
     }
     summary.push(
       `SYNC_FLUSH  ${String(c).padStart(2)}: ${median(ratios).toFixed(2)} x raw (same bytes per fdatasync)${c === 64 ? ', target 0.5' : ''}`,
     );
+    if (officialRatios.length > 0)
+      summary.push(
+        `SYNC_FLUSH  ${String(c).padStart(2)}: ${median(officialRatios).toFixed(2)} x official 4.9.x (whole stores, msgs/s)`,
+      );
   }
   if (CASES.has('pull')) {
     const on = await pullRate(messageStoreConfig({ storePathRootDir: '' }).commitLogTailCacheBytes);
