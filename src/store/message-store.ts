@@ -8,6 +8,23 @@ import type { DispatchRequest } from './dispatch-request.js';
 import type { PutMessageResult } from './put-message-result.js';
 import type { MessageExtBatch, MessageExtBrokerInner } from './stored-record-writer.js';
 
+/**
+ * The records of a result as one buffer (a pull or query body): when they lie back to back in one
+ * memory block — a run of adjacent records read at once — that block itself, else a joined copy.
+ */
+export function joinRecords(messages: readonly Buffer[], totalSize: number): Buffer {
+  const first = messages[0];
+  if (first === undefined) return Buffer.alloc(0);
+  let end = first.byteOffset + first.length;
+  for (let i = 1; i < messages.length; i++) {
+    const m = messages[i]!;
+    if (m.buffer !== first.buffer || m.byteOffset !== end) return Buffer.concat(messages, totalSize);
+    end += m.length;
+  }
+  if (end - first.byteOffset !== totalSize) return Buffer.concat(messages, totalSize);
+  return Buffer.from(first.buffer, first.byteOffset, totalSize);
+}
+
 /** Upstream GetMessageStatus. */
 export const GetMessageStatus = {
   FOUND: 'FOUND',

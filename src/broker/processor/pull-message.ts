@@ -33,7 +33,12 @@ import {
 } from '../../remoting/protocol/headers/index.js';
 import { ResponseCode } from '../../remoting/protocol/response-code.js';
 import { type ProcessorContext, parseAddress } from '../../remoting/transport/index.js';
-import { type GetMessageResult, GetMessageStatus, type MessageFilter } from '../../store/message-store.js';
+import {
+  type GetMessageResult,
+  GetMessageStatus,
+  joinRecords,
+  type MessageFilter,
+} from '../../store/message-store.js';
 import { PullRequest } from '../longpolling/pull-request.js';
 import type { BrokerContext, BrokerRequestHandler } from './broker-context.js';
 import { offsetMovedEventMessage } from './offset-moved-event.js';
@@ -366,7 +371,7 @@ export async function processPullRequest(
   switch (code) {
     case ResponseCode.SUCCESS:
       recordGetStats(broker, h, result, begin);
-      body = Buffer.concat(result.messages, result.bufferTotalSize);
+      body = joinRecords(result.messages, result.bufferTotalSize);
       break;
     case ResponseCode.PULL_NOT_FOUND:
       if (brokerAllowSuspend && hasSuspendFlag) {

@@ -6,6 +6,7 @@ import {
   QueryMessageResponseHeader,
 } from '../../remoting/protocol/headers/index.js';
 import { ResponseCode } from '../../remoting/protocol/response-code.js';
+import { joinRecords } from '../../store/message-store.js';
 import type { BrokerRequestHandler } from './broker-context.js';
 
 /** Upstream's remark when the index has no match. */
@@ -34,7 +35,7 @@ export const queryMessage: BrokerRequestHandler = async (broker, _ctx, request) 
     indexLastUpdatePhyoffset: result.indexLastUpdatePhyoffset,
   });
   if (result.bufferTotalSize > 0) {
-    const body = Buffer.concat(result.messages, result.bufferTotalSize);
+    const body = joinRecords(result.messages, result.bufferTotalSize);
     return createResponse(request, ResponseCode.SUCCESS, { extFields, body });
   }
   return createResponse(request, ResponseCode.QUERY_NOT_FOUND, { extFields, remark: QUERY_NOT_FOUND_REMARK });

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { CommitLog } from '../../../src/store/commit-log.js';
 import { CommitLogTail } from '../../../src/store/commit-log-tail.js';
 import type { MessageStoreConfig } from '../../../src/store/config.js';
+import { joinRecords } from '../../../src/store/message-store.js';
 import type { PutMessageResult } from '../../../src/store/put-message-result.js';
 import { inner, smallConfig, TestIO, tempStoreDir } from './commit-log-support.js';
 
@@ -188,4 +189,20 @@ test('commit log: a record of a deleted file is not served from memory', async (
   } finally {
     await done();
   }
+});
+
+test('joinRecords: records back to back in one block are that block; others are joined copies', () => {
+  const block = Buffer.alloc(9); // not from the shared pool, whose block other buffers share
+  block.write('aaabbbbcc');
+  const parts = [block.subarray(0, 3), block.subarray(3, 7), block.subarray(7, 9)];
+  const joined = joinRecords(parts, 9);
+  assert.equal(joined.toString(), 'aaabbbbcc');
+  assert.equal(joined.buffer, block.buffer, 'no copy');
+  const gap = [block.subarray(0, 3), block.subarray(7, 9)];
+  assert.equal(joinRecords(gap, 5).toString(), 'aaacc');
+  const other = [block.subarray(0, 3), Buffer.from('xy')];
+  const copy = joinRecords(other, 5);
+  assert.equal(copy.toString(), 'aaaxy');
+  assert.notEqual(copy.buffer, block.buffer);
+  assert.equal(joinRecords([], 0).length, 0);
 });
