@@ -68,8 +68,11 @@ export interface BrokerConfig extends MessageStoreConfig {
   forceRegister: boolean;
   /** ms between registrations, clamped to [10 s, 60 s] [30 s]. */
   registerNameServerPeriod: number;
+  /** ms a half message waits for END_TRANSACTION before its producer is asked about it [6 s]. */
   transactionTimeOut: number;
+  /** Times a producer is asked about one half message before it goes to TRANS_CHECK_MAX_TIME_TOPIC [15]. */
   transactionCheckMax: number;
+  /** ms between two passes of the transaction check service [60 s]. */
   transactionCheckInterval: number;
   aclEnable: boolean;
   storeReplyMessageEnable: boolean;
@@ -625,6 +628,7 @@ export function validateBrokerConfig(c: BrokerConfig): BrokerConfig {
     ['unregisterBrokerTimeoutMills', c.unregisterBrokerTimeoutMills],
     ['mappedFileSizeCommitLog', c.mappedFileSizeCommitLog],
     ['mappedFileSizeConsumeQueue', c.mappedFileSizeConsumeQueue],
+    ['transactionCheckInterval', c.transactionCheckInterval],
   ];
   for (const [name, v] of positive) {
     if (!Number.isFinite(v) || v <= 0) errors.push(`${name} must be > 0, got ${v}`);
@@ -636,6 +640,7 @@ export function validateBrokerConfig(c: BrokerConfig): BrokerConfig {
     ['serverChannelMaxIdleTimeSeconds', c.serverChannelMaxIdleTimeSeconds],
     ['clientChannelMaxIdleTimeSeconds', c.clientChannelMaxIdleTimeSeconds],
     ['connectTimeoutMillis', c.connectTimeoutMillis],
+    ['transactionTimeOut', c.transactionTimeOut],
   ];
   for (const [name, v] of nonNegative) {
     if (!Number.isFinite(v) || v < 0) errors.push(`${name} must be >= 0, got ${v}`);

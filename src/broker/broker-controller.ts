@@ -5,7 +5,8 @@
  * listenPort - 2 (upstream's fastRemotingServer, which serves everything but PULL_MESSAGE), registers
  * with every name server, then keeps registering every registerNameServerPeriod (clamped to
  * [10 s, 60 s], first after registerNameServerDelay), persists consumer offsets every
- * flushConsumerOffsetInterval (first after flushConsumerOffsetDelay) and drops silent clients.
+ * flushConsumerOffsetInterval (first after flushConsumerOffsetDelay), drops silent clients and, on a
+ * master, asks producers about transactions left open (every transactionCheckInterval).
  * shutdown() stops all of it, unregisters from the name servers and writes the offsets.
  */
 import { type Clock, systemClock, type TimerHandle } from '../common/clock.js';
@@ -60,6 +61,12 @@ import { BrokerStatsManager } from './stats/broker-stats-manager.js';
 import { countScheduleDelivery } from './stats/schedule-delivery-stats.js';
 import { SubscriptionGroupManager } from './subscription/subscription-group-manager.js';
 import { TopicConfigManager } from './topic/topic-config-manager.js';
+import type { AbstractTransactionalMessageCheckListener } from './transaction/abstract-transactional-message-check-listener.js';
+import { DefaultTransactionalMessageCheckListener } from './transaction/queue/default-transactional-message-check-listener.js';
+import { TransactionalMessageBridge } from './transaction/queue/transactional-message-bridge.js';
+import { TransactionalMessageServiceImpl } from './transaction/queue/transactional-message-service-impl.js';
+import { TransactionalMessageCheckService } from './transaction/transactional-message-check-service.js';
+import type { TransactionalMessageService } from './transaction/transactional-message-service.js';
 
 /** Upstream clamps registerNameServerPeriod to this range. */
 export const REGISTER_PERIOD_MIN = 10_000;
@@ -133,6 +140,10 @@ export class BrokerController implements BrokerContext {
   readonly fastRemotingServer: RemotingServer;
   readonly remotingClient: RemotingClient;
   readonly brokerOuterAPI: BrokerOuterAPI;
+  readonly transactionalMessageService: TransactionalMessageService;
+  readonly transactionalMessageCheckListener: AbstractTransactionalMessageCheckListener;
+  /** Asks producers about half messages left unsettled (runs on a master only). */
+  readonly transactionalMessageCheckService: TransactionalMessageCheckService;
   private state: State = 'new';
   private registerTimer: TimerHandle | undefined;
   private offsetTimer: TimerHandle | undefined;
@@ -260,6 +271,23 @@ export class BrokerController implements BrokerContext {
       { logger: this.logger.child('outer') },
     );
     this.brokerOuterAPI = new BrokerOuterAPI(this.remotingClient, this.logger.child('outer'));
+    const transactionLogger = this.logger.child('transaction');
+    this.transactionalMessageService = new TransactionalMessageServiceImpl(
+      new TransactionalMessageBridge(this),
+      {
+        clock: this.clock,
+        logger: transactionLogger,
+        fileReservedTime: () => this.storeConfig.fileReservedTime,
+      },
+    );
+    this.transactionalMessageCheckListener = new DefaultTransactionalMessageCheckListener(this);
+    this.transactionalMessageCheckService = new TransactionalMessageCheckService({
+      config,
+      service: this.transactionalMessageService,
+      listener: this.transactionalMessageCheckListener,
+      clock: this.clock,
+      logger: transactionLogger,
+    });
     const handlers = new Map(BROKER_REQUEST_HANDLERS);
     for (const [code, handler] of options.handlers ?? []) handlers.set(code, handler);
     registerBrokerProcessors(this.remotingServer, this, handlers);
@@ -363,6 +391,8 @@ export class BrokerController implements BrokerContext {
       this.brokerStatsManager.start();
       this.brokerStats.start();
       this.pullRequestHoldService.start();
+      // startProcessorByHa: a master asks producers about unsettled half messages.
+      if (this.config.brokerRole !== 'SLAVE') this.transactionalMessageCheckService.start();
       this.offsetTimer = this.clock.setTimeout(this.persistOffsets, this.config.flushConsumerOffsetDelay);
       this.filterCleanTimer = this.clock.setTimeout(this.cleanFilters, CONSUMER_FILTER_CLEAN_INTERVAL);
       this.state = 'running';
@@ -382,6 +412,7 @@ export class BrokerController implements BrokerContext {
       this.pullRequestHoldService.shutdown();
       this.offsetTimer?.cancel();
       this.filterCleanTimer?.cancel();
+      await this.transactionalMessageCheckService.shutdown();
       await Promise.all([
         this.remotingServer.close(),
         this.fastRemotingServer.close(),
@@ -425,6 +456,10 @@ export class BrokerController implements BrokerContext {
     this.registerTimer = undefined;
     this.offsetTimer = undefined;
     await Promise.all([this.remotingServer.close(), this.fastRemotingServer.close()]);
+    // Before the store: a check pass under way finishes its writes.
+    await this.transactionalMessageCheckService.shutdown();
+    this.transactionalMessageCheckListener.shutDown();
+    this.transactionalMessageService.close();
     // Before the store: the deliveries under way finish and the delay offsets are written.
     await this.scheduleMessageService?.shutdown();
     try {

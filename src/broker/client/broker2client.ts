@@ -7,7 +7,9 @@
 import { MQVersion, mqVersionName } from '../../common/constants.js';
 import { javaHashMapOrder } from '../../common/fastjson/index.js';
 import type { Logger } from '../../common/logger.js';
+import type { MessageExt } from '../../common/message/message.js';
 import { MessageQueue } from '../../common/message/message-queue.js';
+import { encodeMessage } from '../../common/message/stored-format.js';
 import {
   decodeGetConsumerStatusBody,
   encodeGetConsumerStatusBody,
@@ -18,8 +20,9 @@ import {
 } from '../../common/protocol/message-queue-map.js';
 import { encodeResetOffsetBody, encodeResetOffsetBodyForC } from '../../common/protocol/reset-offset-body.js';
 import { createRequest, type RemotingCommand } from '../../remoting/protocol/command.js';
-import { encodeHeader } from '../../remoting/protocol/header-schema.js';
+import { encodeHeader, type HeaderInputOf } from '../../remoting/protocol/header-schema.js';
 import {
+  CheckTransactionStateRequestHeader,
   GetConsumerStatusRequestHeader,
   NotifyConsumerIdsChangedRequestHeader,
   ResetOffsetRequestHeader,
@@ -71,6 +74,36 @@ export function notifyConsumerIdsChanged(
       group: consumerGroup,
       remoteAddress: channel.remoteAddress,
       error: error instanceof Error ? error.message : String(error),
+    });
+  try {
+    channel.invokeOneway(request).catch(fail);
+  } catch (error) {
+    fail(error);
+  }
+}
+
+/**
+ * CHECK_TRANSACTION_STATE (oneway): asks a producer of `group` whether the half message's
+ * transaction committed; the body is the message as MessageDecoder.encode writes it (properties in
+ * Java's HashMap order). The producer answers with END_TRANSACTION (fromTransactionCheck). Never
+ * throws for a failed send; it is logged.
+ */
+export function checkProducerTransactionState(
+  group: string,
+  channel: ClientChannel,
+  requestHeader: HeaderInputOf<typeof CheckTransactionStateRequestHeader>,
+  messageExt: MessageExt,
+  logger: Logger,
+): void {
+  const request = createRequest(RequestCode.CHECK_TRANSACTION_STATE, {
+    extFields: encodeHeader(CheckTransactionStateRequestHeader, requestHeader),
+    body: encodeMessage(messageExt, { propertyOrder: 'java' }),
+  });
+  const fail = (error: unknown) =>
+    logger.error('Check transaction failed because invoke producer exception', {
+      group,
+      offsetMsgId: messageExt.offsetMsgId,
+      error: describe(error),
     });
   try {
     channel.invokeOneway(request).catch(fail);

@@ -24,6 +24,7 @@ import type { BrokerStats } from '../stats/broker-stats.js';
 import type { BrokerStatsManager } from '../stats/broker-stats-manager.js';
 import type { SubscriptionGroupManager } from '../subscription/subscription-group-manager.js';
 import type { TopicConfigManager } from '../topic/topic-config-manager.js';
+import type { TransactionalMessageService } from '../transaction/transactional-message-service.js';
 
 export interface BrokerContext {
   /** Live settings: UPDATE_BROKER_CONFIG changes the allowlisted ones in place. */
@@ -55,6 +56,8 @@ export interface BrokerContext {
   readonly pullRequestHoldService: PullRequestHoldService;
   /** Delivers delayed and retried messages when due (a broker over a DefaultMessageStore has one). */
   readonly scheduleMessageService?: ScheduleMessageService | undefined;
+  /** Half messages of transactions: END_TRANSACTION settles them, the check service asks about the rest. */
+  readonly transactionalMessageService: TransactionalMessageService;
   /** Registers with every name server; never rejects (failures are logged). */
   registerBrokerAll(checkOrderConfig: boolean, oneway: boolean, forceRegister: boolean): Promise<void>;
   /** Registers one changed topic with every name server (UPDATE_AND_CREATE_TOPIC); never rejects. */

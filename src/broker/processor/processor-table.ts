@@ -14,6 +14,7 @@ import { consumeMessageDirectly } from './consume-message-directly.js';
 import { consumerSendMsgBack } from './consumer-send-msg-back.js';
 import { deleteSubscriptionGroup } from './delete-subscription-group.js';
 import { deleteTopicInBroker } from './delete-topic-in-broker.js';
+import { endTransaction } from './end-transaction.js';
 import { getAllConsumerOffset } from './get-all-consumer-offset.js';
 import { getAllSubscriptionGroupConfig } from './get-all-subscription-group-config.js';
 import { getAllTopicConfig } from './get-all-topic-config.js';
@@ -94,6 +95,8 @@ export const BROKER_REQUEST_HANDLERS: ReadonlyMap<number, BrokerRequestHandler> 
   [RequestCode.SEND_MESSAGE_V2, sendMessage],
   [RequestCode.SEND_BATCH_MESSAGE, sendMessage],
   [RequestCode.CONSUMER_SEND_MSG_BACK, consumerSendMsgBack],
+  // EndTransactionProcessor
+  [RequestCode.END_TRANSACTION, endTransaction],
 ]);
 
 /** Codes the VIP channel (listenPort - 2) does not serve: upstream registers PULL_MESSAGE on the main port only. */

@@ -54,7 +54,11 @@ interface Setup {
 }
 
 async function setup(config: { autoDeleteUnusedStats?: boolean } = {}): Promise<Setup> {
-  const { broker, clock, client, root } = await startBroker({ config, clock: new ManualClock(T0) });
+  // The transaction check's reads of the half and op queues would count in the get figures.
+  const { broker, clock, client, root } = await startBroker({
+    config: { transactionCheckInterval: 3_600_000, ...config },
+    clock: new ManualClock(T0),
+  });
   broker.topicConfigManager.updateTopicConfig(
     createTopicConfig(TOPIC, { readQueueNums: 4, writeQueueNums: 4 }),
   );
