@@ -74,6 +74,8 @@ export interface BrokerConfig extends MessageStoreConfig {
   transactionCheckMax: number;
   /** ms between two passes of the transaction check service [60 s]. */
   transactionCheckInterval: number;
+  /** ms a consumer group's filter data is kept after its last consumer left [24 h]. */
+  filterDataCleanTimeSpan: number;
   aclEnable: boolean;
   storeReplyMessageEnable: boolean;
   autoDeleteUnusedStats: boolean;
@@ -214,6 +216,7 @@ export const BROKER_CONFIG_KEYS: { readonly [K in BrokerConfigFileKey]: ConfigKe
   transactionTimeOut: b(LONG),
   transactionCheckMax: b(INT),
   transactionCheckInterval: b(LONG),
+  filterDataCleanTimeSpan: b(LONG),
   aclEnable: b(BOOL),
   storeReplyMessageEnable: b(BOOL),
   autoDeleteUnusedStats: b(BOOL),
@@ -248,6 +251,8 @@ export const BROKER_CONFIG_KEYS: { readonly [K in BrokerConfigFileKey]: ConfigKe
   maxTransferCountOnMessageInDisk: ms(INT),
   maxTransferBytesOnMessageInDisk: ms(INT),
   accessMessageInMemoryMaxRatio: ms(INT),
+  maxMsgsNumBatch: ms(INT),
+  osPageCacheBusyTimeOutMills: ms(LONG),
   messageDelayLevel: ms(STR),
   flushDelayOffsetInterval: ms(LONG),
   haListenPort: ms(INT),
@@ -312,7 +317,6 @@ export const UPSTREAM_IGNORED_KEYS: ReadonlySet<string> = new Set([
   'enableCalcFilterBitMap',
   'expectConsumerNumUseFilter',
   'maxErrorRateOfBloomFilter',
-  'filterDataCleanTimeSpan',
   'enableDetailStat',
   'isolateLogEnable',
   'configBlackList',
@@ -355,7 +359,6 @@ export const UPSTREAM_IGNORED_KEYS: ReadonlySet<string> = new Set([
   'commitCommitLogLeastPages',
   'flushLeastPagesWhenWarmMapedFile',
   'commitCommitLogThoroughInterval',
-  'maxMsgsNumBatch',
   'messageIndexSafe',
   'haSendHeartbeatInterval',
   'haHousekeepingInterval',
@@ -367,7 +370,6 @@ export const UPSTREAM_IGNORED_KEYS: ReadonlySet<string> = new Set([
   'debugLockEnable',
   'duplicationEnable',
   'diskFallRecorded',
-  'osPageCacheBusyTimeOutMills',
   'transientStorePoolEnable',
   'transientStorePoolSize',
   'fastFailIfNoBufferInStorePool',
@@ -478,6 +480,7 @@ export const DEFAULT_BROKER_CONFIG: Readonly<
   transactionTimeOut: 6000,
   transactionCheckMax: 15,
   transactionCheckInterval: 60_000,
+  filterDataCleanTimeSpan: 24 * 3600 * 1000,
   aclEnable: false,
   storeReplyMessageEnable: true,
   autoDeleteUnusedStats: false,
@@ -629,6 +632,8 @@ export function validateBrokerConfig(c: BrokerConfig): BrokerConfig {
     ['mappedFileSizeCommitLog', c.mappedFileSizeCommitLog],
     ['mappedFileSizeConsumeQueue', c.mappedFileSizeConsumeQueue],
     ['transactionCheckInterval', c.transactionCheckInterval],
+    ['maxMsgsNumBatch', c.maxMsgsNumBatch],
+    ['osPageCacheBusyTimeOutMills', c.osPageCacheBusyTimeOutMills],
   ];
   for (const [name, v] of positive) {
     if (!Number.isFinite(v) || v <= 0) errors.push(`${name} must be > 0, got ${v}`);
@@ -641,6 +646,7 @@ export function validateBrokerConfig(c: BrokerConfig): BrokerConfig {
     ['clientChannelMaxIdleTimeSeconds', c.clientChannelMaxIdleTimeSeconds],
     ['connectTimeoutMillis', c.connectTimeoutMillis],
     ['transactionTimeOut', c.transactionTimeOut],
+    ['filterDataCleanTimeSpan', c.filterDataCleanTimeSpan],
   ];
   for (const [name, v] of nonNegative) {
     if (!Number.isFinite(v) || v < 0) errors.push(`${name} must be >= 0, got ${v}`);

@@ -194,6 +194,7 @@ export class BrokerController implements BrokerContext {
     });
     this.consumerFilterManager = new ConsumerFilterManager({
       clock: this.clock,
+      filterDataCleanTimeSpan: this.config.filterDataCleanTimeSpan,
       factory: new FilterFactory({
         namedFilters: this.namedFilters,
         maxLength: this.config.filterExpressionMaxLength,

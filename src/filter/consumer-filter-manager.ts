@@ -68,7 +68,8 @@ export class ConsumerFilterManager implements ConsumerFilterLookup {
   private readonly byTopic = new Map<string, Map<string, ConsumerFilterData>>();
   readonly factory: FilterFactory;
   private readonly clock: { now(): number };
-  private readonly cleanTimeSpan: number;
+  /** ms a group's filter data outlives its last consumer (broker.conf filterDataCleanTimeSpan). */
+  readonly cleanTimeSpan: number;
 
   constructor(options: ConsumerFilterManagerOptions = {}) {
     this.factory = options.factory ?? new FilterFactory();

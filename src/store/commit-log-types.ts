@@ -30,7 +30,7 @@ export interface CommitLogOptions {
   checkpoint?: StoreCheckpoint;
   /** Upstream `messageDelayLevel` (not in MessageStoreConfig yet). */
   messageDelayLevel?: string;
-  /** Upstream `osPageCacheBusyTimeOutMills` [1000]: a write running longer makes appends OS_PAGECACHE_BUSY. */
+  /** Overrides the config's osPageCacheBusyTimeOutMills (tests). */
   osPageCacheBusyTimeOutMills?: number;
   /** Bytes of appends allowed to queue behind the running write before OS_PAGECACHE_BUSY [64 MiB]. */
   maxPendingBytes?: number;
@@ -63,6 +63,7 @@ export type CommitLogConfig = Pick<
   | 'maxMessageSize'
   | 'allowMidLogTruncation'
   | 'commitLogTailCacheBytes'
+  | 'osPageCacheBusyTimeOutMills'
 >;
 
 /** An append waiting for its turn's write. */

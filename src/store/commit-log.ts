@@ -145,7 +145,8 @@ export class CommitLog {
       mappedFileSize: config.mappedFileSizeCommitLog,
       delayLevels: this.delayLevels,
     };
-    this.osPageCacheBusyTimeOutMills = options.osPageCacheBusyTimeOutMills ?? 1000;
+    this.osPageCacheBusyTimeOutMills =
+      options.osPageCacheBusyTimeOutMills ?? config.osPageCacheBusyTimeOutMills;
     this.maxPendingBytes = options.maxPendingBytes ?? DEFAULT_MAX_PENDING_BYTES;
     this.maxWriteBytes = options.maxWriteBytes ?? DEFAULT_MAX_WRITE_BYTES;
     this.checkCRCOnRecover = options.checkCRCOnRecover ?? true;

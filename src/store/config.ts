@@ -45,6 +45,10 @@ export interface MessageStoreConfig {
   maxTransferBytesOnMessageInDisk: number;
   /** Percentage of RAM assumed to hold recent commit-log data [40]. */
   accessMessageInMemoryMaxRatio: number;
+  /** Most offsets one index query returns [64]. */
+  maxMsgsNumBatch: number;
+  /** A commit-log write running longer than this makes appends OS_PAGECACHE_BUSY [1000 ms]. */
+  osPageCacheBusyTimeOutMills: number;
   /**
    * Ours: bytes of the newest commit log kept in memory, so reads of recent messages need no file read
    * (upstream reads its memory-mapped files) [32 MiB; 0 keeps none].
@@ -80,6 +84,8 @@ export const DEFAULT_MESSAGE_STORE_CONFIG: Readonly<Omit<MessageStoreConfig, 'st
   maxTransferCountOnMessageInDisk: 8,
   maxTransferBytesOnMessageInDisk: 64 * 1024,
   accessMessageInMemoryMaxRatio: 40,
+  maxMsgsNumBatch: 64,
+  osPageCacheBusyTimeOutMills: 1000,
   commitLogTailCacheBytes: 32 * 1024 * 1024,
   allowMidLogTruncation: false,
 };

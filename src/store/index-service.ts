@@ -24,9 +24,8 @@ export const DEFAULT_MAX_MSGS_NUM_BATCH = 64;
 export type IndexServiceConfig = Pick<
   MessageStoreConfig,
   'storePathRootDir' | 'maxHashSlotNum' | 'maxIndexNum'
-> & {
-  maxMsgsNumBatch?: number;
-};
+> &
+  Partial<Pick<MessageStoreConfig, 'maxMsgsNumBatch'>>;
 
 export interface IndexServiceOptions {
   /** Names new files by its time (local time, as upstream). */

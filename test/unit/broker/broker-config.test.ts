@@ -4,6 +4,9 @@
  * haListenPort and brokerId rules, and the properties GET_BROKER_CONFIG reports.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import {
   BROKER_CONFIG_KEYS,
@@ -16,6 +19,7 @@ import {
   toMessageStoreConfig,
   UPSTREAM_IGNORED_KEYS,
 } from '../../../src/broker/broker-config.js';
+import { BrokerController } from '../../../src/broker/broker-controller.js';
 import { ValidationError } from '../../../src/common/errors.js';
 import { DEFAULT_MESSAGE_STORE_CONFIG } from '../../../src/store/config.js';
 import { capturingLogger, TEST_ENV } from './helpers.js';
@@ -142,6 +146,37 @@ describe('loadBrokerConfig', () => {
       ],
     );
     assert.match(warnings[1]?.msg ?? '', /mappedFileSizeCommitLog/);
+  });
+
+  test('store and filter settings upstream reads from broker.conf reach their parts', () => {
+    const defaults = load('').config;
+    assert.equal(defaults.filterDataCleanTimeSpan, 24 * 3600 * 1000);
+    assert.equal(defaults.maxMsgsNumBatch, 64);
+    assert.equal(defaults.osPageCacheBusyTimeOutMills, 1000);
+    const c = load(
+      'filterDataCleanTimeSpan=60000\nmaxMsgsNumBatch=7\nosPageCacheBusyTimeOutMills=250\n',
+    ).config;
+    assert.equal(c.filterDataCleanTimeSpan, 60_000);
+    const store = toMessageStoreConfig(c);
+    assert.equal(store.maxMsgsNumBatch, 7);
+    assert.equal(store.osPageCacheBusyTimeOutMills, 250);
+    const root = mkdtempSync(join(tmpdir(), 'rmq-conf-'));
+    try {
+      const broker = new BrokerController({
+        config: { filterDataCleanTimeSpan: 60_000, storePathRootDir: root },
+      });
+      assert.equal(broker.consumerFilterManager.cleanTimeSpan, 60_000);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+    assert.throws(
+      () => load('filterDataCleanTimeSpan=-1\nmaxMsgsNumBatch=0\nosPageCacheBusyTimeOutMills=0\n'),
+      (e: unknown) =>
+        e instanceof ValidationError &&
+        /filterDataCleanTimeSpan must be >= 0/.test(e.message) &&
+        /maxMsgsNumBatch must be > 0/.test(e.message) &&
+        /osPageCacheBusyTimeOutMills must be > 0/.test(e.message),
+    );
   });
 
   test('bad values: one error naming every key', () => {
