@@ -124,6 +124,12 @@ export class ConsumeQueue {
   private failure: Error | undefined;
   private flushChain: Promise<void> = Promise.resolve();
   private readonly entryBuf = Buffer.alloc(CQ_STORE_UNIT_SIZE);
+  // DataView stores of int64 skip the argument checks Buffer.writeBigInt64BE makes on every call.
+  private readonly entryView = new DataView(
+    this.entryBuf.buffer,
+    this.entryBuf.byteOffset,
+    CQ_STORE_UNIT_SIZE,
+  );
 
   constructor(topic: string, queueId: number, options: ConsumeQueueOptions) {
     validateTopic(topic);
@@ -367,11 +373,11 @@ export class ConsumeQueue {
       }
     }
     this.maxPhysicOffset = offset + BigInt(size);
-    const e = this.entryBuf;
-    e.writeBigInt64BE(offset, CqEntryField.COMMIT_LOG_OFFSET);
-    e.writeInt32BE(size, CqEntryField.SIZE);
-    e.writeBigInt64BE(BigInt.asIntN(64, tagsCode), CqEntryField.TAGS_CODE);
-    this.appendToTail(seg, e);
+    const v = this.entryView;
+    v.setBigInt64(CqEntryField.COMMIT_LOG_OFFSET, offset);
+    v.setInt32(CqEntryField.SIZE, size);
+    v.setBigInt64(CqEntryField.TAGS_CODE, BigInt.asIntN(64, tagsCode));
+    this.appendToTail(seg, this.entryBuf);
     return true;
   }
 

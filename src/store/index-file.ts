@@ -73,6 +73,7 @@ export class IndexFile {
   private slotsOnDiskEmpty: boolean;
   private dirtySlots: number[] = [];
   private pending: Buffer | undefined;
+  private pendingView: DataView | undefined;
   /** Entry number of pending[0]; entries before it are on disk. */
   private pendingFrom: number;
   private pendingCount = 0;
@@ -224,14 +225,18 @@ export class IndexFile {
     else if (timeDiff > INT_MAX) timeDiff = INT_MAX;
     else if (timeDiff < 0) timeDiff = 0;
 
-    if (this.pending === undefined) this.pending = Buffer.allocUnsafe(PENDING_ENTRIES * INDEX_ENTRY_SIZE);
+    if (this.pending === undefined) {
+      this.pending = Buffer.allocUnsafe(PENDING_ENTRIES * INDEX_ENTRY_SIZE);
+      // DataView stores skip the argument checks of Buffer.write*BE (a tenth of the dispatch's time).
+      this.pendingView = new DataView(this.pending.buffer, this.pending.byteOffset, this.pending.length);
+    }
     if (this.pendingCount === PENDING_ENTRIES) this.writePendingEntries();
     const at = this.pendingCount * INDEX_ENTRY_SIZE;
-    const p = this.pending;
-    p.writeInt32BE(keyHash, at);
-    p.writeBigInt64BE(phyOffset, at + 4);
-    p.writeInt32BE(timeDiff, at + 12);
-    p.writeInt32BE(slotValue, at + 16);
+    const p = this.pendingView!;
+    p.setInt32(at, keyHash);
+    p.setBigInt64(at + 4, phyOffset);
+    p.setInt32(at + 12, timeDiff);
+    p.setInt32(at + 16, slotValue);
     this.pendingCount++;
 
     slots.writeInt32BE(this.indexCount, slotPos * INDEX_HASH_SLOT_SIZE);
