@@ -89,6 +89,39 @@ export class ConsumerManager {
     return r1 || r2;
   }
 
+  /**
+   * A 5.x heartbeat V2 that left the subscriptions out (`withoutSub`, its fingerprint unchanged):
+   * as upstream 5.x registerConsumerWithoutSub, only the member and how the group consumes are
+   * refreshed; the group's subscriptions stay as they are. Returns true when a member joined; then
+   * the members of a clustering group are told (CHANGE) if `notifyConsumerIdsChanged`.
+   */
+  registerConsumerWithoutSub(
+    group: string,
+    info: ClientChannelInfo,
+    consumeType: ConsumeType | undefined,
+    messageModel: MessageModel | undefined,
+    consumeFromWhere: ConsumeFromWhere | undefined,
+    notifyConsumerIdsChanged: boolean,
+  ): boolean {
+    let groupInfo = this.table.get(group);
+    if (groupInfo === undefined) {
+      groupInfo = new ConsumerGroupInfo(
+        group,
+        consumeType,
+        messageModel,
+        consumeFromWhere,
+        this.clock,
+        this.logger,
+      );
+      this.table.set(group, groupInfo);
+    }
+    const changed = groupInfo.updateChannel(info, consumeType, messageModel, consumeFromWhere);
+    if (changed && notifyConsumerIdsChanged && groupInfo.messageModel !== 'BROADCASTING') {
+      this.listener.handle({ type: 'CHANGE', group, channels: groupInfo.getAllChannel() });
+    }
+    return changed;
+  }
+
   /** UNREGISTER_CLIENT for a consumer group. */
   unregisterConsumer(group: string, channel: ClientChannel, notifyConsumerIdsChanged: boolean): void {
     const groupInfo = this.table.get(group);

@@ -57,8 +57,11 @@ export const BROKER_REQUEST_HANDLERS: ReadonlyMap<number, BrokerRequestHandler> 
   [RequestCode.GET_CONSUMER_LIST_BY_GROUP, getConsumerListByGroup],
   [RequestCode.UPDATE_CONSUMER_OFFSET, updateConsumerOffset],
   [RequestCode.QUERY_CONSUMER_OFFSET, queryConsumerOffset],
-  // PullMessageProcessor (main port only, see NOT_ON_VIP_CHANNEL)
+  // PullMessageProcessor (main port only, see NOT_ON_VIP_CHANNEL). 5.x clients' DefaultLitePullConsumer
+  // pulls with LITE_PULL_MESSAGE (the header's sysFlag carries the lite-pull bit); the 5.x broker
+  // serves it with the same processor (litePullMessageEnable defaults to true).
   [RequestCode.PULL_MESSAGE, pullMessage],
+  [RequestCode.LITE_PULL_MESSAGE, pullMessage],
   // QueryMessageProcessor
   [RequestCode.QUERY_MESSAGE, queryMessage],
   [RequestCode.VIEW_MESSAGE_BY_ID, viewMessageById],
@@ -99,8 +102,11 @@ export const BROKER_REQUEST_HANDLERS: ReadonlyMap<number, BrokerRequestHandler> 
   [RequestCode.END_TRANSACTION, endTransaction],
 ]);
 
-/** Codes the VIP channel (listenPort - 2) does not serve: upstream registers PULL_MESSAGE on the main port only. */
-export const NOT_ON_VIP_CHANNEL: ReadonlySet<number> = new Set([RequestCode.PULL_MESSAGE]);
+/** Codes the VIP channel (listenPort - 2) does not serve: upstream registers the pulls on the main port only. */
+export const NOT_ON_VIP_CHANNEL: ReadonlySet<number> = new Set([
+  RequestCode.PULL_MESSAGE,
+  RequestCode.LITE_PULL_MESSAGE,
+]);
 
 /** Hands each request to its code's handler; never rejects a request for load. */
 export class BrokerRequestProcessor implements RequestProcessor {

@@ -1,10 +1,11 @@
 /**
- * PULL_MESSAGE (11), upstream PullMessageProcessor (4.9.8): checks the broker's and the topic's read
- * permission, the subscription group, the queue and the subscription (from the request, or from the
- * group's heartbeat), builds the message filter, reads the queue and maps the store's status to
- * SUCCESS / PULL_NOT_FOUND / PULL_RETRY_IMMEDIATELY / PULL_OFFSET_MOVED. A PULL_NOT_FOUND that may be
- * suspended is held by the PullRequestHoldService: the handler's promise stays pending until a message
- * arrives or the hold times out, and the re-run's response goes back on the same connection.
+ * PULL_MESSAGE (11), and 5.x's LITE_PULL_MESSAGE (361) alike, upstream PullMessageProcessor (4.9.8):
+ * checks the broker's and the topic's read permission, the subscription group, the queue and the
+ * subscription (from the request, or from the group's heartbeat), builds the message filter, reads
+ * the queue and maps the store's status to SUCCESS / PULL_NOT_FOUND / PULL_RETRY_IMMEDIATELY /
+ * PULL_OFFSET_MOVED. A PULL_NOT_FOUND that may be suspended is held by the PullRequestHoldService: the
+ * handler's promise stays pending until a message arrives or the hold times out, and the re-run's
+ * response goes back on the same connection.
  *
  * The body of a SUCCESS is the stored records as they are, concatenated.
  */
@@ -39,6 +40,7 @@ import {
   joinRecords,
   type MessageFilter,
 } from '../../store/message-store.js';
+import { consumerGroupHeartbeatTable } from '../client/consumer-group-heartbeat-table.js';
 import { PullRequest } from '../longpolling/pull-request.js';
 import type { BrokerContext, BrokerRequestHandler } from './broker-context.js';
 import { offsetMovedEventMessage } from './offset-moved-event.js';
@@ -68,6 +70,8 @@ function findSubscription(
   request: RemotingCommand,
   h: PullMessageRequestHeader,
   group: Readonly<SubscriptionGroupConfig>,
+  /** the puller's connection, for ConsumerGroupHeartbeatTable.markStale */
+  connection: object,
 ): Subscription | RemotingCommand {
   if (PullSysFlag.hasSubscriptionFlag(h.sysFlag)) {
     // With the class-filter flag too, the subscription names a named filter (see filterExpressionType).
@@ -128,6 +132,7 @@ function findSubscription(
   const subscriptionData = info.findSubscriptionData(h.topic);
   if (subscriptionData === undefined) {
     broker.logger.warn("the consumer's subscription not exist", { group: h.consumerGroup, topic: h.topic });
+    consumerGroupHeartbeatTable(broker).markStale(h.consumerGroup, connection);
     return refuse(
       request,
       ResponseCode.SUBSCRIPTION_NOT_EXIST,
@@ -139,6 +144,7 @@ function findSubscription(
       group: h.consumerGroup,
       subString: subscriptionData.subString,
     });
+    consumerGroupHeartbeatTable(broker).markStale(h.consumerGroup, connection);
     return refuse(request, ResponseCode.SUBSCRIPTION_NOT_LATEST, "the consumer's subscription not latest");
   }
   let consumerFilterData: ConsumerFilterData | undefined;
@@ -161,6 +167,7 @@ function findSubscription(
         serverVersion: String(consumerFilterData.clientVersion),
         clientVersion: String(h.subVersion),
       });
+      consumerGroupHeartbeatTable(broker).markStale(h.consumerGroup, connection);
       return refuse(
         request,
         ResponseCode.FILTER_DATA_NOT_LATEST,
@@ -318,7 +325,7 @@ export async function processPullRequest(
     return refuse(request, ResponseCode.SYSTEM_ERROR, errorInfo);
   }
 
-  const subscription = findSubscription(broker, request, h, group);
+  const subscription = findSubscription(broker, request, h, group, ctx.connection);
   if (!('subscriptionData' in subscription)) return subscription;
   const { subscriptionData, consumerFilterData } = subscription;
   const filterType = filterExpressionType(subscriptionData);

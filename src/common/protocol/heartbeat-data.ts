@@ -3,7 +3,9 @@
  * producer and consumer group it runs, each consumer with its subscriptions:
  * `{"clientID":..,"consumerDataSet":[{ConsumerData}],"producerDataSet":[{"groupName":..}]}`.
  * The sets are Java HashSets (written in the order given here). 5.x clients add
- * `heartbeatFingerprint` and `withoutSub`, which readers ignore.
+ * `heartbeatFingerprint` (non-zero when the client runs heartbeat V2, `com.rocketmq.heartbeat.v2`)
+ * and `withoutSub` (true in a V2 heartbeat that leaves out every subscriptionDataSet because the
+ * broker already has them under that fingerprint).
  */
 import { type FjEmittableRecord, javaSet, stringifyFastjson } from '../fastjson/index.js';
 import { BodyReader } from './body-reader.js';
@@ -51,6 +53,10 @@ export interface HeartbeatData {
   clientID: string;
   producerDataSet: ProducerData[];
   consumerDataSet: ConsumerData[];
+  /** 5.x: hash of the heartbeat without clientID and subVersions; 0 (absent) from older clients. */
+  heartbeatFingerprint?: number;
+  /** 5.x: the consumers' subscriptions are left out (heartbeat V2, fingerprint unchanged). */
+  withoutSub?: boolean;
 }
 
 /**
@@ -92,7 +98,10 @@ export function encodeHeartbeatData(h: HeartbeatData): Buffer {
   const value = {
     clientID: h.clientID,
     consumerDataSet: javaSet(h.consumerDataSet.map(consumerDataValue)),
+    // 5.x fields only when set, so a 4.x-style heartbeat stays byte-identical to 4.9.8's.
+    ...(h.heartbeatFingerprint ? { heartbeatFingerprint: h.heartbeatFingerprint } : {}),
     producerDataSet: javaSet(h.producerDataSet.map((p) => ({ groupName: p.groupName }))),
+    ...(h.withoutSub === true ? { withoutSub: true } : {}),
   };
   return Buffer.from(stringifyFastjson(value), 'utf8');
 }
@@ -111,5 +120,12 @@ export function decodeHeartbeatData(body: Buffer | undefined): HeartbeatData {
         ?.array()
         .map((p) => ({ groupName: p.field('groupName').string() })) ?? [],
     consumerDataSet: r.optional('consumerDataSet')?.array().map(readConsumerData) ?? [],
+    ...optionalField('heartbeatFingerprint', r.optional('heartbeatFingerprint')?.int()),
+    ...optionalField('withoutSub', r.optional('withoutSub')?.boolean()),
   };
+}
+
+/** `{ key: value }` when the body had the key, `{}` otherwise: 4.x bodies decode as before. */
+function optionalField<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }

@@ -8,6 +8,7 @@ import { EventEmitter } from 'node:events';
 import { describe, test } from 'node:test';
 import type { ClientChannel, ClientChannelInfo } from '../../../src/broker/client/client-channel-info.js';
 import { ClientHousekeepingService } from '../../../src/broker/client/client-housekeeping-service.js';
+import { ConsumerGroupHeartbeatTable } from '../../../src/broker/client/consumer-group-heartbeat-table.js';
 import type { ConsumerGroupEvent } from '../../../src/broker/client/consumer-ids-change-listener.js';
 import { ConsumerManager } from '../../../src/broker/client/consumer-manager.js';
 import { DefaultConsumerIdsChangeListener } from '../../../src/broker/client/default-consumer-ids-change-listener.js';
@@ -85,6 +86,26 @@ function consumers() {
   return { clock, events, cm, register, changes };
 }
 
+describe('ConsumerGroupHeartbeatTable (5.x heartbeat V2)', () => {
+  test('a changed fingerprint is a change, a first one is not; markStale asks the marked connection only', () => {
+    const t = new ConsumerGroupHeartbeatTable();
+    const a = {};
+    const b = {};
+    assert.equal(t.update('g', 7, a), false, 'first fingerprint');
+    assert.equal(t.update('g', 7, b), false);
+    assert.equal(t.update('g', 8, a), true);
+    t.markStale('g', b);
+    assert.equal(t.update('g', 8, a), false, 'another member is not asked');
+    assert.equal(t.update('g', 8, b), true, 'the stale member is asked for the full heartbeat');
+    assert.equal(t.update('g', 8, b), false, 'once');
+    t.update('v1', 0, a);
+    t.markStale('v1', a);
+    assert.equal(t.update('v1', 0, a), false, 'a 4.x-style group is not marked');
+    t.markStale('unknown', a);
+    assert.equal(t.update('unknown', 5, a), false);
+  });
+});
+
 describe('ConsumerManager', () => {
   test('members join once; CHANGE carries every member', () => {
     const { cm, register, changes, events } = consumers();
@@ -122,6 +143,40 @@ describe('ConsumerManager', () => {
     assert.deepEqual(changes(), [1, 1, 1]);
     assert.deepEqual([...cm.queryTopicConsumeByWho('U')], ['g']);
     assert.deepEqual([...cm.queryTopicConsumeByWho('T')], []);
+  });
+
+  test('registerConsumerWithoutSub (5.x heartbeat V2): members change, subscriptions stay', () => {
+    const { cm, clock, register, changes, events } = consumers();
+    const a = new FakeChannel('a:1');
+    const b = new FakeChannel('b:1');
+    const c = new FakeChannel('c:1');
+    register(a, 'A', [sub('T', 5n, 'TagA')]);
+    const without = (
+      ch: ClientChannel,
+      id: string,
+      group = 'g',
+      model: 'CLUSTERING' | 'BROADCASTING' = 'CLUSTERING',
+    ) =>
+      cm.registerConsumerWithoutSub(
+        group,
+        info(ch, id, clock),
+        'CONSUME_PASSIVELY',
+        model,
+        'CONSUME_FROM_FIRST_OFFSET',
+        true,
+      );
+    assert.equal(without(a, 'A'), false, 'a known member is no change');
+    assert.equal(cm.findSubscriptionData('g', 'T')?.subString, 'TagA');
+    assert.equal(without(b, 'B'), true);
+    assert.deepEqual(cm.getConsumerGroupInfo('g')?.getAllClientId(), ['A', 'B']);
+    assert.equal(cm.getConsumerGroupInfo('g')?.consumeFromWhere, 'CONSUME_FROM_FIRST_OFFSET');
+    assert.equal(cm.findSubscriptionDataCount('g'), 1);
+    assert.deepEqual(changes(), [1, 2]);
+    assert.equal(events.filter((e) => e.type === 'REGISTER').length, 1, 'no REGISTER: no subscriptions came');
+    // As upstream 5.x: a broadcasting group's members are not told.
+    assert.equal(without(c, 'C', 'bg', 'BROADCASTING'), true);
+    assert.equal(cm.findSubscriptionDataCount('bg'), 0);
+    assert.deepEqual(changes(), [1, 2]);
   });
 
   test('a group that opted out is not told on heartbeat', () => {

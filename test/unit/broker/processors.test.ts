@@ -201,6 +201,79 @@ describe('HEART_BEAT', () => {
   });
 });
 
+describe('HEART_BEAT V2 (5.x clients with com.rocketmq.heartbeat.v2)', () => {
+  const FP = 511999650;
+  /** A 5.x heartbeat: fingerprint set; withoutSub leaves the subscriptions out, as the client does. */
+  const v2 = (clientId: string, group: string, fingerprint: number, withoutSub: boolean) => {
+    const hb = consumerHeartbeat(clientId, group, withoutSub ? [] : ['T', `%RETRY%${group}`]);
+    return heartbeatRequest({ ...hb, heartbeatFingerprint: fingerprint, withoutSub }, 475);
+  };
+  const flags = (r: RemotingCommand) => [r.extFields?.IS_SUPPORT_HEART_BEAT_V2, r.extFields?.IS_SUB_CHANGE];
+
+  test(
+    'a 4.x-style heartbeat is answered IS_SUPPORT_HEART_BEAT_V2=true, IS_SUB_CHANGE=true',
+    LIMIT,
+    async () => {
+      const { broker } = await setup();
+      const r = await connectInMemory(broker).call(heartbeatRequest(consumerHeartbeat('A', 'cg', ['T'])));
+      assert.equal(r.code, ResponseCode.SUCCESS);
+      assert.equal(r.version, 409);
+      assert.deepEqual(flags(r), ['true', 'true']);
+      const producerOnly = await connectInMemory(broker).call(
+        heartbeatRequest({ clientID: 'P', producerDataSet: [{ groupName: 'pg' }], consumerDataSet: [] }),
+      );
+      assert.deepEqual(flags(producerOnly), ['true', 'true']);
+    },
+  );
+
+  test('withoutSub heartbeats keep the subscriptions while the fingerprint stays', LIMIT, async () => {
+    const { broker } = await setup();
+    const c = connectInMemory(broker, '10.0.0.7:7');
+    assert.deepEqual(flags(await c.call(v2('A', 'cg', FP, false))), ['true', 'false']);
+    const short = await c.call(v2('A', 'cg', FP, true));
+    assert.equal(short.code, ResponseCode.SUCCESS);
+    assert.deepEqual(flags(short), ['true', 'false']);
+    assert.equal(broker.consumerManager.findSubscriptionData('cg', 'T')?.subString, '*');
+    assert.equal(broker.consumerManager.findSubscriptionDataCount('cg'), 2);
+    assert.deepEqual(broker.consumerManager.getConsumerGroupInfo('cg')?.getAllClientId(), ['A']);
+    // A second member joining with the short form is registered and the group is told.
+    const b = connectInMemory(broker, '10.0.0.8:8');
+    const told = c.nextRequest();
+    assert.deepEqual(flags(await b.call(v2('B', 'cg', FP, true))), ['true', 'false']);
+    assert.equal((await told).code, RequestCode.NOTIFY_CONSUMER_IDS_CHANGED);
+    assert.deepEqual(broker.consumerManager.getConsumerGroupInfo('cg')?.getAllClientId().sort(), ['A', 'B']);
+    assert.equal(broker.consumerManager.findSubscriptionDataCount('cg'), 2);
+  });
+
+  test(
+    'IS_SUB_CHANGE when the group last heartbeat had another fingerprint, or was 4.x-style',
+    LIMIT,
+    async () => {
+      const { broker } = await setup();
+      const c = connectInMemory(broker);
+      await c.call(v2('A', 'cg', FP, false));
+      assert.deepEqual(flags(await c.call(v2('A', 'cg', FP + 1, false))), ['true', 'true']);
+      assert.deepEqual(flags(await c.call(v2('A', 'cg', FP + 1, false))), ['true', 'false']);
+      await c.call(heartbeatRequest(consumerHeartbeat('A', 'cg', ['T'])));
+      assert.deepEqual(flags(await c.call(v2('A', 'cg', FP + 1, false))), ['true', 'true']);
+    },
+  );
+
+  test('a short heartbeat for a group that lost its subscriptions asks for the full one', LIMIT, async () => {
+    const { broker } = await setup();
+    const a = connectInMemory(broker);
+    await a.call(v2('A', 'cg', FP, false));
+    // The only member's connection closes: the group and its subscriptions go.
+    a.client.close();
+    for (let i = 0; i < 50 && broker.consumerManager.getConsumerGroupInfo('cg'); i++) await settle();
+    assert.equal(broker.consumerManager.getConsumerGroupInfo('cg'), undefined);
+    const again = connectInMemory(broker);
+    assert.deepEqual(flags(await again.call(v2('A', 'cg', FP, true))), ['true', 'true']);
+    assert.deepEqual(flags(await again.call(v2('A', 'cg', FP, false))), ['true', 'false']);
+    assert.equal(broker.consumerManager.findSubscriptionDataCount('cg'), 2);
+  });
+});
+
 describe('UNREGISTER_CLIENT / GET_CONSUMER_LIST_BY_GROUP', () => {
   test('list, unregister, and the error when nobody is left', LIMIT, async () => {
     const { broker } = await setup();

@@ -229,6 +229,82 @@ describe('PULL_MESSAGE: found messages', () => {
   });
 });
 
+describe('LITE_PULL_MESSAGE (361): the 5.x DefaultLitePullConsumer', () => {
+  // What the 5.5.0 client sends: PullSysFlag.buildSysFlag(false, block, true, false, true), the
+  // subscription in the header, code LITE_PULL_MESSAGE; the 5.x broker's PullMessageProcessor serves it.
+  const LITE = PullSysFlag.buildSysFlag(false, true, true, false, true);
+  const litePull = (init: PullInit = {}): RemotingCommand => ({
+    ...pullRequest({ sysFlag: LITE, subscription: 'TagA || TagB', expressionType: 'TAG', ...init }),
+    code: RequestCode.LITE_PULL_MESSAGE,
+  });
+
+  test('is served as PULL_MESSAGE: the subscription of the request filters', LIMIT, async () => {
+    const { broker, c } = await realBroker();
+    for (let i = 0; i < 6; i++) await put(broker, i); // TagA, TagB, TagC, TagA, TagB, TagC
+    const r = await c.call(litePull());
+    assert.equal(r.code, ResponseCode.SUCCESS, r.remark);
+    assert.deepEqual(pulledIdx(r), ['0', '1', '3', '4']);
+    assert.deepEqual(header(r), {
+      suggestWhichBrokerId: 0n,
+      nextBeginOffset: 6n,
+      minOffset: 0n,
+      maxOffset: 6n,
+    });
+  });
+
+  test('an empty queue holds it until a message arrives (long polling)', LIMIT, async () => {
+    const { broker, c } = await realBroker();
+    const held = track(c.call(litePull({ queueId: 2 })));
+    await until(() => broker.pullRequestHoldService.heldCount === 1, 'the lite pull is held');
+    await settle();
+    assert.equal(held.response, undefined);
+    await put(broker, 0, { queueId: 2 });
+    assert.deepEqual(pulledIdx(await held.done), ['0']);
+  });
+
+  test('the VIP channel does not serve it, as PULL_MESSAGE', LIMIT, async () => {
+    const { broker } = await realBroker();
+    const vip = connectInMemory(broker, '10.0.0.9:50001', true);
+    const r = await vip.call(litePull());
+    assert.equal(r.code, ResponseCode.REQUEST_CODE_NOT_SUPPORTED);
+  });
+});
+
+describe('PULL_MESSAGE: a stale subscription and 5.x heartbeat V2', () => {
+  const FP = 697273706;
+  const v2 = (subVersion: bigint, withoutSub: boolean) =>
+    heartbeatRequest({
+      ...consumerHeartbeat('client-1', GROUP, withoutSub ? [] : [TOPIC], subVersion),
+      heartbeatFingerprint: FP,
+      withoutSub,
+    });
+
+  test('SUBSCRIPTION_NOT_LATEST makes the next short heartbeat ask for the full one', LIMIT, async () => {
+    const { broker, c } = await realBroker();
+    await put(broker, 0);
+    assert.equal((await c.call(v2(SUB_VERSION, false))).extFields?.IS_SUB_CHANGE, 'false');
+    assert.equal((await c.call(v2(SUB_VERSION, true))).extFields?.IS_SUB_CHANGE, 'false');
+    // The client rebalanced and bumped its subVersion, but its full heartbeat never came.
+    const stale = await c.call(pullRequest({ subVersion: SUB_VERSION + 1n }));
+    assert.equal(stale.code, ResponseCode.SUBSCRIPTION_NOT_LATEST);
+    assert.equal(stale.remark, "the consumer's subscription not latest");
+    assert.equal((await c.call(v2(SUB_VERSION + 1n, true))).extFields?.IS_SUB_CHANGE, 'true');
+    // The client answers with the full heartbeat: the new version is known and the pull goes on.
+    assert.equal((await c.call(v2(SUB_VERSION + 1n, false))).extFields?.IS_SUB_CHANGE, 'false');
+    assert.deepEqual(pulledIdx(await c.call(pullRequest({ subVersion: SUB_VERSION + 1n }))), ['0']);
+    assert.equal((await c.call(v2(SUB_VERSION + 1n, true))).extFields?.IS_SUB_CHANGE, 'false');
+  });
+
+  test('4.x-style heartbeats are not affected', LIMIT, async () => {
+    const { c } = await realBroker();
+    await subscribeAll(c);
+    const stale = await c.call(pullRequest({ subVersion: SUB_VERSION + 1n }));
+    assert.equal(stale.code, ResponseCode.SUBSCRIPTION_NOT_LATEST);
+    const r = await c.call(heartbeatRequest(consumerHeartbeat('client-1', GROUP, [TOPIC], SUB_VERSION + 1n)));
+    assert.deepEqual([r.extFields?.IS_SUPPORT_HEART_BEAT_V2, r.extFields?.IS_SUB_CHANGE], ['true', 'true']);
+  });
+});
+
 describe('PULL_MESSAGE: filtering', () => {
   test("a heartbeat's tags filter by the consume queue's tag hash", LIMIT, async () => {
     const { broker, c } = await realBroker();

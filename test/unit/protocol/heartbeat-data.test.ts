@@ -73,11 +73,41 @@ describe('HeartbeatData', () => {
     assert.deepEqual(consumer?.subscriptionDataSet, []);
   });
 
-  test('5.x keys are ignored; absent sets are empty', () => {
-    const h = decodeHeartbeatData(
-      Buffer.from('{"clientID":"c","heartbeatFingerprint":12,"withoutSub":false}'),
-    );
+  test('absent sets are empty; the 5.x keys stay absent when the body has none', () => {
+    const h = decodeHeartbeatData(Buffer.from('{"clientID":"c"}'));
     assert.deepEqual(h, { clientID: 'c', consumerDataSet: [], producerDataSet: [] });
+  });
+
+  // Written by the 5.5.0 client classes (HeartbeatData.encode, fastjson2) for heartbeat V2: the full
+  // heartbeat with its fingerprint, then the same one without subscriptions.
+  const V5_FULL =
+    '{"clientID":"127.0.0.1@4242#1","consumerDataSet":[{"consumeFromWhere":"CONSUME_FROM_FIRST_OFFSET",' +
+    '"consumeType":"CONSUME_PASSIVELY","groupName":"cg","messageModel":"CLUSTERING","subscriptionDataSet":' +
+    '[{"classFilterMode":false,"codeSet":[2598919],"expressionType":"TAG","subString":"TagA || TagB",' +
+    '"subVersion":1700000000000,"tagsSet":["TagA"],"topic":"T"}],"unitMode":false}],' +
+    '"heartbeatFingerprint":511999650,"producerDataSet":[{"groupName":"pg"}],"withoutSub":false}';
+  const V5_WITHOUT_SUB =
+    '{"clientID":"127.0.0.1@4242#1","consumerDataSet":[{"consumeFromWhere":"CONSUME_FROM_FIRST_OFFSET",' +
+    '"consumeType":"CONSUME_PASSIVELY","groupName":"cg","messageModel":"CLUSTERING","subscriptionDataSet":[],' +
+    '"unitMode":false}],"heartbeatFingerprint":511999650,"producerDataSet":[{"groupName":"pg"}],"withoutSub":true}';
+
+  test('5.x heartbeat V2 bodies: heartbeatFingerprint and withoutSub are read', () => {
+    const full = decodeHeartbeatData(Buffer.from(V5_FULL));
+    assert.equal(full.heartbeatFingerprint, 511999650);
+    assert.equal(full.withoutSub, false);
+    assert.equal(full.consumerDataSet[0]?.subscriptionDataSet[0]?.subString, 'TagA || TagB');
+    const without = decodeHeartbeatData(Buffer.from(V5_WITHOUT_SUB));
+    assert.equal(without.heartbeatFingerprint, 511999650);
+    assert.equal(without.withoutSub, true);
+    assert.deepEqual(without.consumerDataSet[0]?.subscriptionDataSet, []);
+    assert.equal(without.consumerDataSet[0]?.consumeFromWhere, 'CONSUME_FROM_FIRST_OFFSET');
+  });
+
+  test('5.x fields survive a round trip and are left out when unset', () => {
+    const h: HeartbeatData = { ...EXPECTED, heartbeatFingerprint: -7, withoutSub: true };
+    assert.deepEqual(decodeHeartbeatData(encodeHeartbeatData(h)), h);
+    const text = encodeHeartbeatData({ ...EXPECTED, heartbeatFingerprint: 0, withoutSub: false }).toString();
+    assert.equal(text, GOLDEN.toString('utf8'));
   });
 
   test('malformed bodies give a RemotingCommandError naming the field', () => {
