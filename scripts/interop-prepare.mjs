@@ -4,16 +4,20 @@
 //   interop/target/classpath.txt   dependency jars, ':'-joined (start Java with -cp classes:<this>)
 //   interop/target/java-opts.txt   JVM flags the official 4.9.x servers need on this JDK, one per line
 //   interop/target/prepare-stamp.json  fingerprint used to skip the work when nothing changed
+// then interop/client5/ (probes with the newest official 5.x client, a separate Maven module so the
+// 4.9.8 and 5.x jars never share a classpath) the same way into interop/client5/target/{classes,
+// classpath.txt,prepare-stamp.json}.
 // Maven runs in batch mode against a project-local repository (interop/.m2/repository, or
 // $RMQ_MAVEN_REPO), so nothing lands in ~/.m2. Every step has a deadline and a clear error.
 //
 // Environment: RMQ_MAVEN_REPO (local repository path), RMQ_VERSION (overrides the pom's
-// rocketmq.version, e.g. 5.3.1), RMQ_MAVEN_OFFLINE=1 (mvn -o), RMQ_PREPARE_TIMEOUT_MS (Maven
-// deadline, default 20 minutes: the first run downloads about 60 MB).
+// rocketmq.version, e.g. 5.3.1), RMQ5_VERSION (overrides interop/client5's rocketmq5.version),
+// RMQ_MAVEN_OFFLINE=1 (mvn -o), RMQ_PREPARE_TIMEOUT_MS (deadline of each Maven run, default 20
+// minutes: the first run downloads about 60 MB, client5 about 40 MB more).
 
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,9 +25,36 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const INTEROP_DIR = join(ROOT, 'interop');
 export const TARGET_DIR = join(INTEROP_DIR, 'target');
 export const CLASSES_DIR = join(TARGET_DIR, 'classes');
-const CLASSPATH_FILE = join(TARGET_DIR, 'classpath.txt');
 const JAVA_OPTS_FILE = join(TARGET_DIR, 'java-opts.txt');
-const STAMP_FILE = join(TARGET_DIR, 'prepare-stamp.json');
+export const CLIENT5_DIR = join(INTEROP_DIR, 'client5');
+export const CLIENT5_TARGET_DIR = join(CLIENT5_DIR, 'target');
+export const CLIENT5_CLASSES_DIR = join(CLIENT5_TARGET_DIR, 'classes');
+
+/**
+ * The Maven modules this script builds. Each has its own pom, sources, target dir, classpath file
+ * and stamp; `versionEnv` names the environment variable passed as `-D<versionProperty>`.
+ */
+const MODULES = [
+  {
+    name: 'interop',
+    dir: INTEROP_DIR,
+    versionEnv: 'RMQ_VERSION',
+    versionProperty: 'rocketmq.version',
+    javaOptsFile: JAVA_OPTS_FILE,
+  },
+  {
+    name: 'interop/client5',
+    dir: CLIENT5_DIR,
+    versionEnv: 'RMQ5_VERSION',
+    versionProperty: 'rocketmq5.version',
+    javaOptsFile: undefined,
+  },
+];
+
+const moduleTarget = (m) => join(m.dir, 'target');
+const moduleClasses = (m) => join(moduleTarget(m), 'classes');
+const moduleClasspathFile = (m) => join(moduleTarget(m), 'classpath.txt');
+const moduleStampFile = (m) => join(moduleTarget(m), 'prepare-stamp.json');
 
 // The 4.9.x store unmaps files through DirectByteBuffer.cleaner() / jdk.internal.ref.Cleaner.clean()
 // via reflection (store MappedFile.clean); on Java 9+ that needs these opens or it throws
@@ -107,11 +138,11 @@ export function mavenRepo() {
   return resolve(process.env.RMQ_MAVEN_REPO || join(INTEROP_DIR, '.m2', 'repository'));
 }
 
-function fingerprint(javaVersion) {
+function fingerprint(m, javaVersion) {
   const h = createHash('sha256');
-  h.update(`java=${javaVersion}\nrepo=${mavenRepo()}\nversion=${process.env.RMQ_VERSION ?? ''}\n`);
-  for (const f of [join(INTEROP_DIR, 'pom.xml'), ...listFiles(join(INTEROP_DIR, 'src'))]) {
-    h.update(`${relative(INTEROP_DIR, f)}\n`);
+  h.update(`java=${javaVersion}\nrepo=${mavenRepo()}\nversion=${process.env[m.versionEnv] ?? ''}\n`);
+  for (const f of [join(m.dir, 'pom.xml'), ...listFiles(join(m.dir, 'src'))]) {
+    h.update(`${relative(m.dir, f)}\n`);
     h.update(readFileSync(f));
   }
   return h.digest('hex');
@@ -130,76 +161,99 @@ async function javaVersion() {
   return { version: v, major };
 }
 
-function upToDate(fp) {
-  if (!existsSync(STAMP_FILE) || !existsSync(CLASSPATH_FILE) || !existsSync(JAVA_OPTS_FILE)) return false;
+function upToDate(m, fp) {
+  const stampFile = moduleStampFile(m);
+  if (!existsSync(stampFile) || !existsSync(moduleClasspathFile(m))) return false;
+  if (m.javaOptsFile !== undefined && !existsSync(m.javaOptsFile)) return false;
   try {
-    const stamp = JSON.parse(readFileSync(STAMP_FILE, 'utf8'));
+    const stamp = JSON.parse(readFileSync(stampFile, 'utf8'));
     if (stamp.fingerprint !== fp) return false;
   } catch {
     return false;
   }
-  if (!existsSync(join(CLASSES_DIR, 'org', 'rocketmqts', 'interop'))) return false;
-  return readClasspath().every((jar) => existsSync(jar));
+  if (!existsSync(join(moduleClasses(m), 'org', 'rocketmqts', 'interop'))) return false;
+  return readClasspath(m).every((jar) => existsSync(jar));
 }
 
-function readClasspath() {
-  return readFileSync(CLASSPATH_FILE, 'utf8')
+function readClasspath(m) {
+  return readFileSync(moduleClasspathFile(m), 'utf8')
     .trim()
     .split(':')
     .filter((s) => s.length > 0);
 }
 
+/** Runs Maven for one module unless its stamp matches; returns true when it was up to date. */
+async function buildModule(m, java, log) {
+  const started = Date.now();
+  const fp = fingerprint(m, java.version);
+  if (upToDate(m, fp)) return true;
+  const repo = mavenRepo();
+  mkdirSync(repo, { recursive: true });
+  const args = [
+    '-B',
+    '-q',
+    `-Dmaven.repo.local=${repo}`,
+    '-Dmdep.outputFile=target/classpath.txt',
+    '-Dmdep.includeScope=runtime',
+    'compile',
+    'dependency:build-classpath',
+  ];
+  const version = process.env[m.versionEnv];
+  if (version) args.unshift(`-D${m.versionProperty}=${version}`);
+  if (process.env.RMQ_MAVEN_OFFLINE === '1') args.unshift('-o');
+  const timeoutMs = Number(process.env.RMQ_PREPARE_TIMEOUT_MS ?? 20 * 60_000);
+  log(`interop-prepare: ${m.name}: mvn ${args.join(' ')} (deadline ${Math.round(timeoutMs / 1000)} s)`);
+  const r = await run('mvn', args, { cwd: m.dir, timeoutMs, what: `mvn compile in ${m.name}` });
+  if (r.code !== 0) {
+    throw new PrepareError(`mvn failed in ${m.name} (exit ${r.code}):\n${tail(r.stdout + r.stderr)}`);
+  }
+  const cpFile = moduleClasspathFile(m);
+  if (!existsSync(cpFile)) throw new PrepareError(`mvn did not write ${cpFile}`);
+  const missing = readClasspath(m).filter((jar) => !existsSync(jar));
+  if (missing.length > 0) {
+    throw new PrepareError(`${m.name}: classpath lists missing jars: ${missing.join(', ')}`);
+  }
+  if (m.javaOptsFile !== undefined) {
+    const opts = java.major >= 9 ? JAVA9_PLUS_OPTS : [];
+    writeFileSync(m.javaOptsFile, opts.map((o) => `${o}\n`).join(''));
+  }
+  writeFileSync(
+    moduleStampFile(m),
+    `${JSON.stringify({ fingerprint: fp, java: java.version, builtAt: new Date().toISOString() }, null, 2)}\n`,
+  );
+  log(`interop-prepare: ${m.name}: built in ${Date.now() - started} ms`);
+  return false;
+}
+
 /**
- * Makes sure interop/ is built. Returns the pieces needed to start Java:
- * { classpath: string (classes + jars), javaOpts: string[], skipped: boolean, ms: number }.
+ * Makes sure interop/ and interop/client5/ are built. Returns the pieces needed to start Java:
+ * { classpath: string (interop classes + jars), javaOpts: string[], client5Classpath: string
+ * (client5 classes + jars), skipped: boolean (both were up to date), ms: number }.
  */
 export async function prepare({ log = (m) => process.stderr.write(`${m}\n`) } = {}) {
   const started = Date.now();
   const java = await javaVersion();
-  const fp = fingerprint(java.version);
-  if (!upToDate(fp)) {
+  const fresh = MODULES.map((m) => upToDate(m, fingerprint(m, java.version)));
+  if (fresh.includes(false)) {
     const mvnCheck = await run('mvn', ['-v', '-B'], { timeoutMs: 60_000, what: 'mvn -v' });
     if (mvnCheck.code !== 0) {
       throw new PrepareError(
         `mvn -v failed (exit ${mvnCheck.code}):\n${tail(mvnCheck.stdout + mvnCheck.stderr)}`,
       );
     }
-    const repo = mavenRepo();
-    mkdirSync(repo, { recursive: true });
-    const args = [
-      '-B',
-      '-q',
-      `-Dmaven.repo.local=${repo}`,
-      '-Dmdep.outputFile=target/classpath.txt',
-      '-Dmdep.includeScope=runtime',
-      'compile',
-      'dependency:build-classpath',
-    ];
-    if (process.env.RMQ_VERSION) args.unshift(`-Drocketmq.version=${process.env.RMQ_VERSION}`);
-    if (process.env.RMQ_MAVEN_OFFLINE === '1') args.unshift('-o');
-    const timeoutMs = Number(process.env.RMQ_PREPARE_TIMEOUT_MS ?? 20 * 60_000);
-    log(`interop-prepare: mvn ${args.join(' ')} (deadline ${Math.round(timeoutMs / 1000)} s)`);
-    const r = await run('mvn', args, { cwd: INTEROP_DIR, timeoutMs, what: 'mvn compile' });
-    if (r.code !== 0) {
-      throw new PrepareError(`mvn failed (exit ${r.code}):\n${tail(r.stdout + r.stderr)}`);
-    }
-    if (!existsSync(CLASSPATH_FILE)) throw new PrepareError(`mvn did not write ${CLASSPATH_FILE}`);
-    const missing = readClasspath().filter((jar) => !existsSync(jar));
-    if (missing.length > 0) throw new PrepareError(`classpath lists missing jars: ${missing.join(', ')}`);
-    const opts = java.major >= 9 ? JAVA9_PLUS_OPTS : [];
-    writeFileSync(JAVA_OPTS_FILE, opts.map((o) => `${o}\n`).join(''));
-    writeFileSync(
-      STAMP_FILE,
-      `${JSON.stringify({ fingerprint: fp, java: java.version, builtAt: new Date().toISOString() }, null, 2)}\n`,
-    );
-    log(`interop-prepare: built in ${Date.now() - started} ms`);
   }
+  let skipped = true;
+  for (const m of MODULES) {
+    if (!(await buildModule(m, java, log))) skipped = false;
+  }
+  const [main, client5] = MODULES;
   return {
-    classpath: [CLASSES_DIR, ...readClasspath()].join(':'),
+    classpath: [moduleClasses(main), ...readClasspath(main)].join(':'),
     javaOpts: readFileSync(JAVA_OPTS_FILE, 'utf8')
       .split('\n')
       .filter((s) => s.length > 0),
-    skipped: statSync(STAMP_FILE).mtimeMs < started,
+    client5Classpath: [moduleClasses(client5), ...readClasspath(client5)].join(':'),
+    skipped,
     ms: Date.now() - started,
   };
 }

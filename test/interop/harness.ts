@@ -61,6 +61,8 @@ export interface RunJavaOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** extra JVM flags placed before the main class */
   readonly jvmArgs?: readonly string[];
+  /** replaces interop/'s classpath (e.g. interop/client5's, which holds the 5.x client) */
+  readonly classpath?: string;
 }
 
 export interface StartNamesrvOptions {
@@ -223,9 +225,10 @@ function javaArgs(
   extra: readonly string[],
   mainClass: string,
   args: readonly string[],
+  classpath?: string,
 ) {
   const setup = javaSetup();
-  return [...setup.javaOpts, ...jvm, ...extra, '-cp', setup.classpath, mainClass, ...args];
+  return [...setup.javaOpts, ...jvm, ...extra, '-cp', classpath ?? setup.classpath, mainClass, ...args];
 }
 
 function tailOf(text: string, lines: number): string {
@@ -254,7 +257,13 @@ export function runJava(
   opts: RunJavaOptions,
 ): Promise<JavaResult> {
   const home = sharedToolHome();
-  const argv = javaArgs(TOOL_JVM, [`-Duser.home=${home}`, ...(opts.jvmArgs ?? [])], mainClass, args);
+  const argv = javaArgs(
+    TOOL_JVM,
+    [`-Duser.home=${home}`, ...(opts.jvmArgs ?? [])],
+    mainClass,
+    args,
+    opts.classpath,
+  );
   const child = spawn('java', argv, {
     detached: true,
     env: { ...process.env, ...opts.env },
