@@ -68,18 +68,7 @@ export class ConsumerManager {
     subList: readonly SubscriptionData[],
     notifyConsumerIdsChanged: boolean,
   ): boolean {
-    let groupInfo = this.table.get(group);
-    if (groupInfo === undefined) {
-      groupInfo = new ConsumerGroupInfo(
-        group,
-        consumeType,
-        messageModel,
-        consumeFromWhere,
-        this.clock,
-        this.logger,
-      );
-      this.table.set(group, groupInfo);
-    }
+    const groupInfo = this.groupInfoOrNew(group, consumeType, messageModel, consumeFromWhere);
     const r1 = groupInfo.updateChannel(info, consumeType, messageModel, consumeFromWhere);
     const r2 = groupInfo.updateSubscription(subList);
     if ((r1 || r2) && notifyConsumerIdsChanged) {
@@ -103,6 +92,21 @@ export class ConsumerManager {
     consumeFromWhere: ConsumeFromWhere | undefined,
     notifyConsumerIdsChanged: boolean,
   ): boolean {
+    const groupInfo = this.groupInfoOrNew(group, consumeType, messageModel, consumeFromWhere);
+    const changed = groupInfo.updateChannel(info, consumeType, messageModel, consumeFromWhere);
+    if (changed && notifyConsumerIdsChanged && groupInfo.messageModel !== 'BROADCASTING') {
+      this.listener.handle({ type: 'CHANGE', group, channels: groupInfo.getAllChannel() });
+    }
+    return changed;
+  }
+
+  /** The group's entry, created with how its first member consumes when there is none. */
+  private groupInfoOrNew(
+    group: string,
+    consumeType: ConsumeType | undefined,
+    messageModel: MessageModel | undefined,
+    consumeFromWhere: ConsumeFromWhere | undefined,
+  ): ConsumerGroupInfo {
     let groupInfo = this.table.get(group);
     if (groupInfo === undefined) {
       groupInfo = new ConsumerGroupInfo(
@@ -115,11 +119,7 @@ export class ConsumerManager {
       );
       this.table.set(group, groupInfo);
     }
-    const changed = groupInfo.updateChannel(info, consumeType, messageModel, consumeFromWhere);
-    if (changed && notifyConsumerIdsChanged && groupInfo.messageModel !== 'BROADCASTING') {
-      this.listener.handle({ type: 'CHANGE', group, channels: groupInfo.getAllChannel() });
-    }
-    return changed;
+    return groupInfo;
   }
 
   /** UNREGISTER_CLIENT for a consumer group. */
