@@ -203,10 +203,12 @@ public final class ClientProbe {
                 }
                 if (commit) {
                     consumer.updateConsumeOffset(mq, offset);
+                    // persistAll sends oneway frames that can still be unsent when the probe
+                    // exits (a queue's offset then never reaches the broker); a two-way call
+                    // returns only once the broker has stored the offset.
+                    ((org.apache.rocketmq.client.consumer.store.RemoteBrokerOffsetStore) consumer.getOffsetStore())
+                        .updateConsumeOffsetToBroker(mq, offset, false);
                 }
-            }
-            if (commit) {
-                consumer.getOffsetStore().persistAll(new java.util.HashSet<>(sorted));
             }
             Map<String, Object> summary = new LinkedHashMap<>();
             summary.put("done", Boolean.TRUE);
