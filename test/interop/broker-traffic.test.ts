@@ -5,13 +5,9 @@
  * (send and consume rates, RSS) are printed as test diagnostics for the issue note.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createLogger } from '../../src/common/logger.js';
-import { type Standalone, startStandalone } from '../../src/embedded/standalone.js';
 import { runJava } from './harness.js';
+import { type LoopbackPair, startLoopbackPair } from './loopback-pair.js';
 
 const COUNT = 10_000;
 
@@ -35,26 +31,17 @@ interface TrafficSummary {
 }
 
 describe('official producer and push consumers through our name server and broker', () => {
-  let dir: string;
-  let pair: Standalone;
+  let pair: LoopbackPair;
   const startedAt = process.hrtime.bigint();
   let startupMs = 0;
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'rmq-interop-traffic-'));
-    pair = await startStandalone({
-      dataDir: dir,
-      namesrvPort: 0,
-      host: '127.0.0.1',
-      broker: { listenPort: 0, brokerIP1: '127.0.0.1', brokerIP2: '127.0.0.1', brokerName: 'broker-ts' },
-      logger: createLogger('traffic', { level: 'error' }),
-    });
+    pair = await startLoopbackPair('traffic');
     startupMs = Number(process.hrtime.bigint() - startedAt) / 1e6;
   });
 
   after(async () => {
     await pair?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   test(`${COUNT} messages, sync/async/oneway/batch, two push consumers, TagA || TagB`, {

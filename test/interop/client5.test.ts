@@ -7,14 +7,12 @@
  * Needs `node scripts/interop-prepare.mjs` (it builds interop/client5 too).
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { createLogger } from '../../src/common/logger.js';
-import { type Standalone, startStandalone } from '../../src/embedded/standalone.js';
 import { runJava } from './harness.js';
+import { type LoopbackPair, startLoopbackPair } from './loopback-pair.js';
 
 const PROBE = 'org.rocketmqts.interop.client5.Client5Probe';
 
@@ -84,34 +82,17 @@ interface ProbeRun {
 }
 
 describe('official 5.x client (remoting) against our name server and broker', () => {
-  let dir: string;
-  let pair: Standalone;
+  let pair: LoopbackPair;
   let classpath: string;
 
   before(async () => {
     classpath = client5Classpath();
-    dir = mkdtempSync(join(tmpdir(), 'rmq-interop-client5-'));
-    pair = await startStandalone({
-      dataDir: join(dir, 'data'),
-      namesrvPort: 0,
-      host: '127.0.0.1',
-      broker: {
-        listenPort: 0,
-        brokerIP1: '127.0.0.1',
-        brokerIP2: '127.0.0.1',
-        brokerName: 'broker-ts',
-        enablePropertyFilter: true,
-      },
-      logger: createLogger('client5', { level: 'error' }),
-    });
+    pair = await startLoopbackPair('client5', { enablePropertyFilter: true });
   });
 
   after(async () => {
+    // RMQ_INTEROP_KEEP=1 keeps the clients' logs (log-<mode>-*/rocketmq_client.log) with the store.
     await pair?.close();
-    // RMQ_INTEROP_KEEP=1 keeps the clients' logs (log-<mode>-*/rocketmq_client.log), as the harness does.
-    if (dir !== undefined && process.env.RMQ_INTEROP_KEEP !== '1')
-      rmSync(dir, { recursive: true, force: true });
-    else if (dir !== undefined) process.stderr.write(`client5: kept ${dir}\n`);
   });
 
   async function probe(
@@ -119,7 +100,7 @@ describe('official 5.x client (remoting) against our name server and broker', ()
     timeoutMs: number,
     opts: { heartbeatV2?: boolean } = {},
   ): Promise<ProbeRun> {
-    const logRoot = mkdtempSync(join(dir, `log-${args[0]}-`));
+    const logRoot = mkdtempSync(join(pair.dir, `log-${args[0]}-`));
     const r = await runJava(PROBE, args, {
       timeoutMs,
       classpath,

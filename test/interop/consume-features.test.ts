@@ -5,17 +5,13 @@
  * name server and broker (enablePropertyFilter on).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createLogger } from '../../src/common/logger.js';
 import { readStoredRecordHeader } from '../../src/common/message/index.js';
 import { createOffsetMsgId } from '../../src/common/message/message-id.js';
-import { type Standalone, startStandalone } from '../../src/embedded/standalone.js';
 import { ResponseCode } from '../../src/remoting/protocol/response-code.js';
 import { officialProduce } from './client-probe.js';
 import { mqadmin, runJava, startJavaProgram } from './harness.js';
+import { type LoopbackPair, startLoopbackPair } from './loopback-pair.js';
 
 async function probe(args: string[], timeoutMs: number): Promise<Record<string, unknown>> {
   const r = await runJava('org.rocketmqts.interop.ConsumeFeaturesProbe', args, { timeoutMs });
@@ -30,29 +26,14 @@ async function probe(args: string[], timeoutMs: number): Promise<Record<string, 
 }
 
 describe('official push consumer features against our broker', () => {
-  let dir: string;
-  let pair: Standalone;
+  let pair: LoopbackPair;
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'rmq-interop-features-'));
-    pair = await startStandalone({
-      dataDir: dir,
-      namesrvPort: 0,
-      host: '127.0.0.1',
-      broker: {
-        listenPort: 0,
-        brokerIP1: '127.0.0.1',
-        brokerIP2: '127.0.0.1',
-        brokerName: 'broker-ts',
-        enablePropertyFilter: true,
-      },
-      logger: createLogger('features', { level: 'error' }),
-    });
+    pair = await startLoopbackPair('features', { enablePropertyFilter: true });
   });
 
   after(async () => {
     await pair?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   // Messages i = 0..19 carry a = i, b = x when i % 3 == 0 else y, and c only when i is even; the

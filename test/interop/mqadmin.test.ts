@@ -6,13 +6,9 @@
  * RemotingClient (a real client connection, as any consumer's).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createLogger } from '../../src/common/logger.js';
 import { encodeHeartbeatData } from '../../src/common/protocol/heartbeat-data.js';
-import { type Standalone, startStandalone } from '../../src/embedded/standalone.js';
 import { createRequest } from '../../src/remoting/protocol/command.js';
 import { encodeHeader } from '../../src/remoting/protocol/header-schema.js';
 import { UpdateConsumerOffsetRequestHeader } from '../../src/remoting/protocol/headers/index.js';
@@ -21,6 +17,7 @@ import { ResponseCode } from '../../src/remoting/protocol/response-code.js';
 import { RemotingClient } from '../../src/remoting/transport/index.js';
 import { officialProduce, type ProbeSendResult } from './client-probe.js';
 import { mqadmin } from './harness.js';
+import { type LoopbackPair, startLoopbackPair } from './loopback-pair.js';
 
 const TOPIC = 'AdminTopic';
 const GROUP = 'admin_cg';
@@ -28,8 +25,7 @@ const CLIENT_ID = '127.0.0.1@admin-test-consumer';
 const COUNT = 20;
 
 describe('official mqadmin against our name server and broker', () => {
-  let dir: string;
-  let pair: Standalone;
+  let pair: LoopbackPair;
   let client: RemotingClient;
   let sent: ProbeSendResult[] = [];
 
@@ -41,14 +37,7 @@ describe('official mqadmin against our name server and broker', () => {
   }
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'rmq-interop-mqadmin-'));
-    pair = await startStandalone({
-      dataDir: dir,
-      namesrvPort: 0,
-      host: '127.0.0.1',
-      broker: { listenPort: 0, brokerIP1: '127.0.0.1', brokerIP2: '127.0.0.1', brokerName: 'broker-ts' },
-      logger: createLogger('mqadmin', { level: 'error' }),
-    });
+    pair = await startLoopbackPair('mqadmin');
     // The broker notifies this client of group changes (code 40); it has nothing to do with them.
     client = new RemotingClient({}, { logger: createLogger('mqadmin-client', { level: 'error' }) });
   });
@@ -56,7 +45,6 @@ describe('official mqadmin against our name server and broker', () => {
   after(async () => {
     await client?.close();
     await pair?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   test('updateTopic creates the topic on every broker of the cluster; topicList and topicRoute show it', async () => {

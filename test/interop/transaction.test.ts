@@ -6,16 +6,12 @@
  * after transactionCheckMax checks. The broker checks every second with a 3 s timeout here.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createLogger } from '../../src/common/logger.js';
 import { decodeMessage } from '../../src/common/message/stored-format.js';
 import { MessageSysFlag } from '../../src/common/message/sysflag.js';
 import { TopicValidator } from '../../src/common/validators.js';
-import { type Standalone, startStandalone } from '../../src/embedded/standalone.js';
 import { runJava } from './harness.js';
+import { type LoopbackPair, startLoopbackPair } from './loopback-pair.js';
 
 const CHECK_MAX = 3;
 
@@ -49,31 +45,18 @@ interface Sent {
 }
 
 describe('official TransactionMQProducer against our broker', () => {
-  let dir: string;
-  let pair: Standalone;
+  let pair: LoopbackPair;
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'rmq-interop-tx-'));
-    pair = await startStandalone({
-      dataDir: dir,
-      namesrvPort: 0,
-      host: '127.0.0.1',
-      broker: {
-        listenPort: 0,
-        brokerIP1: '127.0.0.1',
-        brokerIP2: '127.0.0.1',
-        brokerName: 'broker-ts',
-        transactionCheckInterval: 1000,
-        transactionTimeOut: 3000,
-        transactionCheckMax: CHECK_MAX,
-      },
-      logger: createLogger('transaction', { level: 'error' }),
+    pair = await startLoopbackPair('tx', {
+      transactionCheckInterval: 1000,
+      transactionTimeOut: 3000,
+      transactionCheckMax: CHECK_MAX,
     });
   });
 
   after(async () => {
     await pair?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   test('COMMIT_MESSAGE delivered once, ROLLBACK_MESSAGE never, UNKNOW decided by checkLocalTransaction', {
