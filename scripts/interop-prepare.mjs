@@ -6,14 +6,16 @@
 //   interop/target/prepare-stamp.json  fingerprint used to skip the work when nothing changed
 // then interop/client5/ (probes with the newest official 5.x client, a separate Maven module so the
 // 4.9.8 and 5.x jars never share a classpath) the same way into interop/client5/target/{classes,
-// classpath.txt,prepare-stamp.json}.
+// classpath.txt,prepare-stamp.json}, and interop/server5/ (no sources: the newest official 5.x name
+// server and broker jars) into interop/server5/target/{classpath.txt,prepare-stamp.json}.
 // Maven runs in batch mode against a project-local repository (interop/.m2/repository, or
 // $RMQ_MAVEN_REPO), so nothing lands in ~/.m2. Every step has a deadline and a clear error.
 //
 // Environment: RMQ_MAVEN_REPO (local repository path), RMQ_VERSION (overrides the pom's
-// rocketmq.version, e.g. 5.3.1), RMQ5_VERSION (overrides interop/client5's rocketmq5.version),
+// rocketmq.version with another 4.x release), RMQ5_VERSION (overrides rocketmq5.version of
+// interop/client5 and interop/server5),
 // RMQ_MAVEN_OFFLINE=1 (mvn -o), RMQ_PREPARE_TIMEOUT_MS (deadline of each Maven run, default 20
-// minutes: the first run downloads about 60 MB, client5 about 40 MB more).
+// minutes: the first run downloads about 60 MB, client5 about 40 MB more, server5 about 110 MB).
 
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -29,10 +31,12 @@ const JAVA_OPTS_FILE = join(TARGET_DIR, 'java-opts.txt');
 export const CLIENT5_DIR = join(INTEROP_DIR, 'client5');
 export const CLIENT5_TARGET_DIR = join(CLIENT5_DIR, 'target');
 export const CLIENT5_CLASSES_DIR = join(CLIENT5_TARGET_DIR, 'classes');
+export const SERVER5_DIR = join(INTEROP_DIR, 'server5');
 
 /**
  * The Maven modules this script builds. Each has its own pom, sources, target dir, classpath file
- * and stamp; `versionEnv` names the environment variable passed as `-D<versionProperty>`.
+ * and stamp; `versionEnv` names the environment variable passed as `-D<versionProperty>`;
+ * `compiles` is false for a module that only resolves jars.
  */
 const MODULES = [
   {
@@ -41,6 +45,7 @@ const MODULES = [
     versionEnv: 'RMQ_VERSION',
     versionProperty: 'rocketmq.version',
     javaOptsFile: JAVA_OPTS_FILE,
+    compiles: true,
   },
   {
     name: 'interop/client5',
@@ -48,6 +53,15 @@ const MODULES = [
     versionEnv: 'RMQ5_VERSION',
     versionProperty: 'rocketmq5.version',
     javaOptsFile: undefined,
+    compiles: true,
+  },
+  {
+    name: 'interop/server5',
+    dir: SERVER5_DIR,
+    versionEnv: 'RMQ5_VERSION',
+    versionProperty: 'rocketmq5.version',
+    javaOptsFile: undefined,
+    compiles: false,
   },
 ];
 
@@ -171,7 +185,7 @@ function upToDate(m, fp) {
   } catch {
     return false;
   }
-  if (!existsSync(join(moduleClasses(m), 'org', 'rocketmqts', 'interop'))) return false;
+  if (m.compiles && !existsSync(join(moduleClasses(m), 'org', 'rocketmqts', 'interop'))) return false;
   return readClasspath(m).every((jar) => existsSync(jar));
 }
 
@@ -195,7 +209,7 @@ async function buildModule(m, java, log) {
     `-Dmaven.repo.local=${repo}`,
     '-Dmdep.outputFile=target/classpath.txt',
     '-Dmdep.includeScope=runtime',
-    'compile',
+    ...(m.compiles ? ['compile'] : []),
     'dependency:build-classpath',
   ];
   const version = process.env[m.versionEnv];
@@ -203,7 +217,7 @@ async function buildModule(m, java, log) {
   if (process.env.RMQ_MAVEN_OFFLINE === '1') args.unshift('-o');
   const timeoutMs = Number(process.env.RMQ_PREPARE_TIMEOUT_MS ?? 20 * 60_000);
   log(`interop-prepare: ${m.name}: mvn ${args.join(' ')} (deadline ${Math.round(timeoutMs / 1000)} s)`);
-  const r = await run('mvn', args, { cwd: m.dir, timeoutMs, what: `mvn compile in ${m.name}` });
+  const r = await run('mvn', args, { cwd: m.dir, timeoutMs, what: `mvn in ${m.name}` });
   if (r.code !== 0) {
     throw new PrepareError(`mvn failed in ${m.name} (exit ${r.code}):\n${tail(r.stdout + r.stderr)}`);
   }
@@ -226,9 +240,10 @@ async function buildModule(m, java, log) {
 }
 
 /**
- * Makes sure interop/ and interop/client5/ are built. Returns the pieces needed to start Java:
- * { classpath: string (interop classes + jars), javaOpts: string[], client5Classpath: string
- * (client5 classes + jars), skipped: boolean (both were up to date), ms: number }.
+ * Makes sure interop/, interop/client5/ and interop/server5/ are built. Returns the pieces needed to
+ * start Java: { classpath: string (interop classes + jars), javaOpts: string[], client5Classpath:
+ * string (client5 classes + jars), server5Classpath: string (interop classes for ParentWatchdog +
+ * the 5.x server jars), skipped: boolean (all were up to date), ms: number }.
  */
 export async function prepare({ log = (m) => process.stderr.write(`${m}\n`) } = {}) {
   const started = Date.now();
@@ -246,13 +261,14 @@ export async function prepare({ log = (m) => process.stderr.write(`${m}\n`) } = 
   for (const m of MODULES) {
     if (!(await buildModule(m, java, log))) skipped = false;
   }
-  const [main, client5] = MODULES;
+  const [main, client5, server5] = MODULES;
   return {
     classpath: [moduleClasses(main), ...readClasspath(main)].join(':'),
     javaOpts: readFileSync(JAVA_OPTS_FILE, 'utf8')
       .split('\n')
       .filter((s) => s.length > 0),
     client5Classpath: [moduleClasses(client5), ...readClasspath(client5)].join(':'),
+    server5Classpath: [moduleClasses(main), ...readClasspath(server5)].join(':'),
     skipped,
     ms: Date.now() - started,
   };

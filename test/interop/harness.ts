@@ -65,7 +65,15 @@ export interface RunJavaOptions {
   readonly classpath?: string;
 }
 
+/**
+ * Which official server line runs: 4 is interop/'s 4.9.x jars (the default), 5 the newest 5.x name
+ * server and broker from interop/server5.
+ */
+export type UpstreamLine = 4 | 5;
+
 export interface StartNamesrvOptions {
+  /** default 4 */
+  readonly upstream?: UpstreamLine;
   /** deadline for the process to start and accept TCP connections (default 60 s) */
   readonly timeoutMs?: number;
   /** extra lines for namesrv.conf (NamesrvConfig / NettyServerConfig properties) */
@@ -78,6 +86,8 @@ export interface StartBrokerOptions {
   readonly namesrvAddr: string;
   readonly brokerName?: string;
   readonly clusterName?: string;
+  /** default 4 */
+  readonly upstream?: UpstreamLine;
   /** deadline for start + registration in the name server (default 90 s) */
   readonly timeoutMs?: number;
   /** overrides/extra lines for broker.conf (BrokerConfig, NettyServerConfig, MessageStoreConfig) */
@@ -163,6 +173,26 @@ export function javaSetup(): JavaSetup {
       .filter((l) => l.length > 0),
   };
   return cachedSetup;
+}
+
+let cachedServer5Classpath: string | undefined;
+
+/** interop/ classes (ParentWatchdog) + the 5.x server jars interop-prepare resolved into interop/server5. */
+export function server5Classpath(): string {
+  if (cachedServer5Classpath !== undefined) return cachedServer5Classpath;
+  const root = findRoot();
+  const cpFile = join(root, 'interop', 'server5', 'target', 'classpath.txt');
+  if (!existsSync(cpFile)) {
+    throw new Error(
+      'interop harness: interop/server5/target is not built; run `node scripts/interop-prepare.mjs` first',
+    );
+  }
+  cachedServer5Classpath = `${join(root, 'interop', 'target', 'classes')}:${readFileSync(cpFile, 'utf8').trim()}`;
+  return cachedServer5Classpath;
+}
+
+function serverClasspath(line: UpstreamLine | undefined): string | undefined {
+  return line === 5 ? server5Classpath() : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -463,6 +493,7 @@ function startJavaServer(
   jvm: readonly string[],
   mainClass: string,
   args: readonly string[],
+  classpath?: string,
 ): Started {
   const confDir = join(homeDir, 'conf');
   writeConf(confDir, `logback_${name}.xml`, LOGBACK(`${name}.log`));
@@ -475,7 +506,7 @@ function startJavaServer(
     // where ClientLogger (rocketmq-client classes the broker loads) would write
     `-Drocketmq.client.logRoot=${join(homeDir, 'logs')}`,
   ];
-  const child = spawn('java', javaArgs(jvm, extra, WATCHDOG_MAIN, [mainClass, ...args]), {
+  const child = spawn('java', javaArgs(jvm, extra, WATCHDOG_MAIN, [mainClass, ...args], classpath), {
     cwd: homeDir,
     detached: true,
     env: { ...process.env, ROCKETMQ_HOME: homeDir },
@@ -531,7 +562,15 @@ function startJavaServer(
   return {
     child,
     homeDir,
-    logFiles: [stdoutLog, stderrLog, join(homeDir, 'logs', `${name}.log`)],
+    // 4.9.x logs through our logback file; 5.x ignores it (shaded logback, its own config) and logs
+    // to ${user.home}/logs/rocketmqlogs/
+    logFiles: [
+      stdoutLog,
+      stderrLog,
+      join(homeDir, 'logs', `${name}.log`),
+      join(homeDir, 'logs', 'rocketmqlogs', `${name}.log`),
+      ...(name === 'broker' ? [join(homeDir, 'logs', 'rocketmqlogs', 'store.log')] : []),
+    ],
     waitForLine,
   };
 }
@@ -595,7 +634,14 @@ export async function startNamesrv(opts: StartNamesrvOptions = {}): Promise<Name
   const deadline = Date.now() + timeoutMs;
   const homeDir = newHomeDir('namesrv');
   const confFile = writeConf(homeDir, 'namesrv.conf', confText({ listenPort: port, ...opts.config }));
-  const started = startJavaServer('namesrv', homeDir, NAMESRV_JVM, NAMESRV_MAIN, ['-c', confFile]);
+  const started = startJavaServer(
+    'namesrv',
+    homeDir,
+    NAMESRV_JVM,
+    NAMESRV_MAIN,
+    ['-c', confFile],
+    serverClasspath(opts.upstream),
+  );
   try {
     await started.waitForLine(/The Name Server boot success/, Math.max(1, deadline - Date.now()));
     await tcpConnectOnce(port, Math.max(1, deadline - Date.now()));
@@ -649,7 +695,14 @@ export async function startBroker(opts: StartBrokerOptions): Promise<BrokerHandl
     ...opts.config,
   };
   const confFile = writeConf(homeDir, 'broker.conf', confText(conf));
-  const started = startJavaServer('broker', homeDir, BROKER_JVM, BROKER_MAIN, ['-c', confFile]);
+  const started = startJavaServer(
+    'broker',
+    homeDir,
+    BROKER_JVM,
+    BROKER_MAIN,
+    ['-c', confFile],
+    serverClasspath(opts.upstream),
+  );
   const addr = `127.0.0.1:${ports.port}`;
   try {
     await started.waitForLine(/boot success/, Math.max(1, deadline - Date.now()));
