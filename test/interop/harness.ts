@@ -71,6 +71,12 @@ export interface RunJavaOptions {
  */
 export type UpstreamLine = 4 | 5;
 
+/** Both lines, for suites that run once against each. */
+export const UPSTREAM_LINES: readonly { readonly upstream: UpstreamLine; readonly name: string }[] = [
+  { upstream: 4, name: '4.9.x' },
+  { upstream: 5, name: '5.x' },
+];
+
 export interface StartNamesrvOptions {
   /** default 4 */
   readonly upstream?: UpstreamLine;

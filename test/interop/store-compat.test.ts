@@ -33,7 +33,7 @@ import { DefaultMessageStore } from '../../src/store/default-message-store.js';
 import { GetMessageStatus } from '../../src/store/message-store.js';
 import type { MessageExtBrokerInner } from '../../src/store/stored-record-writer.js';
 import { officialProduce, officialPullAll, type ProbeMessage } from './client-probe.js';
-import { type NamesrvHandle, startBroker, startNamesrv, type UpstreamLine } from './harness.js';
+import { type NamesrvHandle, startBroker, startNamesrv, UPSTREAM_LINES } from './harness.js';
 
 const quiet = createLogger('store-compat', { level: 'silent' });
 const TAGS = ['TagA', 'TagB', 'TagC'];
@@ -60,13 +60,7 @@ function storedProperties(properties: Record<string, string>): Map<string, strin
   return new Map(Object.entries(properties).filter(([k]) => !CLIENT_ADDED.has(k)));
 }
 
-/** The official server lines the directories move between: 4.9.x (interop/) and 5.x (interop/server5). */
-const LINES: readonly { readonly upstream: UpstreamLine; readonly name: string }[] = [
-  { upstream: 4, name: '4.9.x' },
-  { upstream: 5, name: '5.x' },
-];
-
-for (const { upstream, name: lineName } of LINES)
+for (const { upstream, name: lineName } of UPSTREAM_LINES)
   describe(`store directories between the official ${lineName} broker and DefaultMessageStore`, {
     timeout: 900_000,
   }, () => {
