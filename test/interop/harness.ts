@@ -977,6 +977,7 @@ export async function mqadmin(
   namesrvAddr: string,
   args: readonly string[],
   timeoutMs = 60_000,
+  options: { readonly upstream?: UpstreamLine } = {},
 ): Promise<JavaResult> {
   const home = sharedToolHome();
   writeConf(join(home, 'conf'), 'logback_tools.xml', LOGBACK('tools.log'));
@@ -984,6 +985,8 @@ export async function mqadmin(
     timeoutMs,
     jvmArgs: [`-Drocketmq.home.dir=${home}`],
     env: { ROCKETMQ_HOME: home },
+    // rocketmq-tools 5.x comes with the 5.x broker's jars
+    ...(options.upstream === 5 ? { classpath: server5Classpath() } : {}),
   });
 }
 

@@ -133,6 +133,20 @@ describe('official mqadmin against our name server and broker', () => {
     assert.match(progress, new RegExp(`^Diff Total: ${COUNT - 2}$`, 'm'));
   });
 
+  test("brokerConsumeStats lists the group's queue it consumed from and the broker's total diff", async () => {
+    const out = await admin('brokerConsumeStats', '-b', pair.brokerAddr);
+    // Only queues whose last consumed message has a store time are printed (queue 0, up to offset 2).
+    const rows = [...out.matchAll(/^AdminTopic\s+admin_cg\s+broker-ts\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s/gm)];
+    assert.equal(rows.length, 1, out);
+    const [, qid, brokerOffset, consumerOffset, diff] = (rows[0] ?? []).map(Number);
+    assert.equal(qid, 0);
+    assert.equal(consumerOffset, 2);
+    assert.equal(diff, (brokerOffset ?? 0) - 2);
+    assert.match(out, new RegExp(`^Diff Total: ${COUNT - 2}$`, 'm'));
+    const ordered = await admin('brokerConsumeStats', '-b', pair.brokerAddr, '-o', 'true');
+    assert.match(ordered, /^Diff Total: 0$/m);
+  });
+
   test('brokerStatus and clusterList report the broker and its traffic', async () => {
     const status = await admin('brokerStatus', '-b', pair.brokerAddr);
     assert.match(status, /^brokerVersionDesc\s*: V4_9_8\s*$/m);

@@ -1,5 +1,5 @@
 import { javaHashMapOrder } from '../../common/fastjson/index.js';
-import { MessageQueue } from '../../common/message/message-queue.js';
+import type { MessageQueue } from '../../common/message/message-queue.js';
 import { encodeConsumeStats, type OffsetWrapper } from '../../common/protocol/consume-stats.js';
 import { javaMessageQueueMapOrder } from '../../common/protocol/message-queue-map.js';
 import { createResponse } from '../../remoting/protocol/command.js';
@@ -7,6 +7,7 @@ import { decodeHeader } from '../../remoting/protocol/header-schema.js';
 import { GetConsumeStatsRequestHeader } from '../../remoting/protocol/headers/index.js';
 import { ResponseCode } from '../../remoting/protocol/response-code.js';
 import type { BrokerRequestHandler } from './broker-context.js';
+import { topicOffsets } from './consume-stats-support.js';
 
 /**
  * GET_CONSUME_STATS (208, `mqadmin consumerProgress`): for the given topic, or (blank topic) every
@@ -22,40 +23,12 @@ export const getConsumeStats: BrokerRequestHandler = (broker, _ctx, request) => 
     h.topic === undefined || h.topic.trim() === ''
       ? javaHashMapOrder([...broker.consumerOffsetManager.whichTopicByConsumer(group)])
       : [h.topic];
-  const store = broker.messageStore;
   const entries: Array<[MessageQueue, OffsetWrapper]> = [];
   let consumeTps = 0;
   for (const topic of topics) {
-    const topicConfig = broker.topicConfigManager.selectTopicConfig(topic);
-    if (topicConfig === undefined) {
-      broker.logger.warn('consumeStats, topic config not exist', { topic });
-      continue;
-    }
-    if (
-      broker.consumerManager.findSubscriptionData(group, topic) === undefined &&
-      broker.consumerManager.findSubscriptionDataCount(group) > 0
-    ) {
-      broker.logger.warn('consumeStats, the consumer group does not subscribe to the topic', {
-        group,
-        topic,
-      });
-      continue;
-    }
-    for (let i = 0; i < topicConfig.readQueueNums; i++) {
-      let brokerOffset = store.getMaxOffsetInQueue(topic, i);
-      if (brokerOffset < 0n) brokerOffset = 0n;
-      let consumerOffset = broker.consumerOffsetManager.queryOffset(group, topic, i);
-      if (consumerOffset < 0n) consumerOffset = 0n;
-      let lastTimestamp = 0n;
-      if (consumerOffset - 1n >= 0n) {
-        const t = store.getMessageStoreTimeStamp(topic, i, consumerOffset - 1n);
-        if (t > 0n) lastTimestamp = t;
-      }
-      entries.push([
-        new MessageQueue(topic, broker.config.brokerName, i),
-        { brokerOffset, consumerOffset, lastTimestamp },
-      ]);
-    }
+    const queues = topicOffsets(broker, group, topic, { queueNums: (c) => c.readQueueNums });
+    if (queues === undefined) continue;
+    entries.push(...queues);
     consumeTps += broker.brokerStatsManager.tpsGroupGetNums(group, topic);
   }
   const body = encodeConsumeStats({ offsetTable: javaMessageQueueMapOrder(entries), consumeTps });

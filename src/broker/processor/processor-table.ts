@@ -19,6 +19,7 @@ import { getAllConsumerOffset } from './get-all-consumer-offset.js';
 import { getAllSubscriptionGroupConfig } from './get-all-subscription-group-config.js';
 import { getAllTopicConfig } from './get-all-topic-config.js';
 import { getBrokerConfig } from './get-broker-config.js';
+import { getBrokerConsumeStats } from './get-broker-consume-stats.js';
 import { getBrokerRuntimeInfo } from './get-broker-runtime-info.js';
 import { getConsumeStats } from './get-consume-stats.js';
 import { getConsumerConnectionList } from './get-consumer-connection-list.js';
@@ -29,6 +30,7 @@ import { getEarliestMsgStoretime } from './get-earliest-msg-storetime.js';
 import { getMaxOffset } from './get-max-offset.js';
 import { getMinOffset } from './get-min-offset.js';
 import { getProducerConnectionList } from './get-producer-connection-list.js';
+import { getTopicConfig } from './get-topic-config.js';
 import { getTopicStatsInfo } from './get-topic-stats-info.js';
 import { heartBeat } from './heart-beat.js';
 import { lockBatchMQ } from './lock-batch-mq.js';
@@ -71,6 +73,7 @@ export const BROKER_REQUEST_HANDLERS: ReadonlyMap<number, BrokerRequestHandler> 
   [RequestCode.UPDATE_AND_CREATE_TOPIC, updateAndCreateTopic],
   [RequestCode.DELETE_TOPIC_IN_BROKER, deleteTopicInBroker],
   [RequestCode.GET_ALL_TOPIC_CONFIG, getAllTopicConfig],
+  [RequestCode.GET_TOPIC_CONFIG, getTopicConfig],
   [RequestCode.UPDATE_BROKER_CONFIG, updateBrokerConfig],
   [RequestCode.GET_BROKER_CONFIG, getBrokerConfig],
   [RequestCode.SEARCH_OFFSET_BY_TIMESTAMP, searchOffsetByTimestamp],
@@ -86,6 +89,7 @@ export const BROKER_REQUEST_HANDLERS: ReadonlyMap<number, BrokerRequestHandler> 
   [RequestCode.QUERY_TOPIC_CONSUME_BY_WHO, queryTopicConsumeByWho],
   [RequestCode.GET_TOPIC_STATS_INFO, getTopicStatsInfo],
   [RequestCode.GET_CONSUME_STATS, getConsumeStats],
+  [RequestCode.GET_BROKER_CONSUME_STATS, getBrokerConsumeStats],
   [RequestCode.GET_BROKER_RUNTIME_INFO, getBrokerRuntimeInfo],
   [RequestCode.VIEW_BROKER_STATS_DATA, viewBrokerStatsData],
   // AdminBrokerProcessor, requests that reach the group's consumers

@@ -21,7 +21,7 @@ import { CHARACTER_MAX_LENGTH, isTopicOrGroupIllegal } from '../../common/valida
 import type { BrokerConfig } from '../broker-config.js';
 import { BrokerPathConfig } from '../broker-path-config.js';
 import { type ConfigFileIO, ConfigManager } from '../config-manager.js';
-import { javaOrderedMap } from '../java-order.js';
+import { javaConcurrentHashMapOrder, javaOrderedMap } from '../java-order.js';
 import { MAX_TOPIC_QUEUE_NUMS } from '../topic/topic-config-manager.js';
 
 const TABLE_CAPACITY = 1024;
@@ -97,6 +97,11 @@ export class SubscriptionGroupManager extends ConfigManager {
   /** group -> config; treat the configs as read-only. */
   get subscriptionGroupTable(): ReadonlyMap<string, Readonly<SubscriptionGroupConfig>> {
     return this.table;
+  }
+
+  /** The group names in the order upstream's ConcurrentHashMap iterates them. */
+  groupNamesInJavaOrder(): string[] {
+    return javaConcurrentHashMapOrder([...this.table.keys()], TABLE_CAPACITY);
   }
 
   private changed(): void {

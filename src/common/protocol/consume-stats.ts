@@ -4,7 +4,7 @@
  * message it consumed, plus the group's pull TPS over the last minute.
  * `{"consumeTps":0.0,"offsetTable":{{MessageQueue}:{"brokerOffset":..,"consumerOffset":..,"lastTimestamp":..}}}`.
  */
-import { javaDouble, stringifyFastjson } from '../fastjson/index.js';
+import { type FjEmittableRecord, javaDouble, stringifyFastjson } from '../fastjson/index.js';
 import type { MessageQueue } from '../message/message-queue.js';
 import { BodyReader } from './body-reader.js';
 import { readDouble } from './broker-stats-data.js';
@@ -25,8 +25,9 @@ export interface ConsumeStats {
   consumeTps: number;
 }
 
-export function encodeConsumeStats(s: ConsumeStats): Buffer {
-  const value = {
+/** The bean as fastjson writes it (also nested in ConsumeStatsList). */
+export function consumeStatsValue(s: ConsumeStats): FjEmittableRecord {
+  return {
     consumeTps: javaDouble(s.consumeTps),
     offsetTable: messageQueueMapValue(s.offsetTable, (o) => ({
       brokerOffset: o.brokerOffset,
@@ -34,14 +35,18 @@ export function encodeConsumeStats(s: ConsumeStats): Buffer {
       lastTimestamp: o.lastTimestamp,
     })),
   };
-  return Buffer.from(stringifyFastjson(value), 'utf8');
 }
 
-export function decodeConsumeStats(body: Buffer | undefined): {
+export function encodeConsumeStats(s: ConsumeStats): Buffer {
+  return Buffer.from(stringifyFastjson(consumeStatsValue(s)), 'utf8');
+}
+
+export interface DecodedConsumeStats {
   offsetTable: Array<[MessageQueue, OffsetWrapper]>;
   consumeTps: number;
-} {
-  const r = BodyReader.parse('ConsumeStats', body);
+}
+
+export function readConsumeStats(r: BodyReader): DecodedConsumeStats {
   return {
     offsetTable: readMessageQueueMap(r.optional('offsetTable'), (o) => ({
       brokerOffset: o.optional('brokerOffset')?.long() ?? 0n,
@@ -50,6 +55,10 @@ export function decodeConsumeStats(body: Buffer | undefined): {
     })),
     consumeTps: readDouble(r.optional('consumeTps')),
   };
+}
+
+export function decodeConsumeStats(body: Buffer | undefined): DecodedConsumeStats {
+  return readConsumeStats(BodyReader.parse('ConsumeStats', body));
 }
 
 /** Upstream `computeTotalDiff`: messages the group has yet to consume, over all its queues. */

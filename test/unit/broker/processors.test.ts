@@ -25,12 +25,14 @@ import {
   encodeSubscriptionGroupConfig,
 } from '../../../src/common/protocol/subscription-group-config.js';
 import { createTopicConfig } from '../../../src/common/protocol/topic-config.js';
+import { decodeTopicConfigAndQueueMapping } from '../../../src/common/protocol/topic-config-and-queue-mapping.js';
 import {
   createRequest,
   createResponse,
   type RemotingCommand,
 } from '../../../src/remoting/protocol/command.js';
 import { decodeHeader, encodeHeader } from '../../../src/remoting/protocol/header-schema.js';
+import { GetTopicConfigRequestHeader } from '../../../src/remoting/protocol/headers/get-topic-config-request-header.js';
 import {
   CreateTopicRequestHeader,
   DeleteSubscriptionGroupRequestHeader,
@@ -456,6 +458,42 @@ describe('topics', () => {
       const wrapper = decodeTopicConfigSerializeWrapper(all.body, { timestamp: 0n });
       assert.deepEqual(wrapper.topicConfigTable.get('TopicA'), expected);
       assert.equal(wrapper.dataVersion.counter, 1n);
+      // GET_TOPIC_CONFIG (5.x mqadmin topicStatus): the one topic, with and without `lo`.
+      for (const lo of [undefined, true]) {
+        const one = await c.call(
+          req(
+            RequestCode.GET_TOPIC_CONFIG,
+            encodeHeader(GetTopicConfigRequestHeader, { topic: 'TopicA', lo }),
+          ),
+        );
+        assert.equal(one.code, ResponseCode.SUCCESS, one.remark);
+        assert.deepEqual(decodeTopicConfigAndQueueMapping(one.body), expected);
+        assert.match(
+          one.body?.toString() ?? '',
+          /^\{"attributes":\{\},"liteTopicExpiration":-1,"order":false/,
+        );
+      }
+    },
+  );
+
+  test(
+    'GET_TOPIC_CONFIG: TOPIC_NOT_EXIST for an unknown topic, an error for a missing one',
+    LIMIT,
+    async () => {
+      const { broker } = await setup();
+      const c = connectInMemory(broker);
+      const unknown = await c.call(
+        req(
+          RequestCode.GET_TOPIC_CONFIG,
+          encodeHeader(GetTopicConfigRequestHeader, { topic: 'NoSuchTopic' }),
+        ),
+      );
+      assert.equal(unknown.code, ResponseCode.TOPIC_NOT_EXIST);
+      assert.equal(unknown.remark, 'No topic in this broker. topic: NoSuchTopic');
+      assert.equal(unknown.body, undefined);
+      const missing = await c.call(req(RequestCode.GET_TOPIC_CONFIG, {}));
+      assert.notEqual(missing.code, ResponseCode.SUCCESS);
+      assert.equal(missing.remark, 'the custom field <topic> is null');
     },
   );
 

@@ -23,8 +23,10 @@ import {
   encodeConsumeStats,
   type OffsetWrapper,
 } from '../../../src/common/protocol/consume-stats.js';
+import { decodeConsumeStatsList } from '../../../src/common/protocol/consume-stats-list.js';
 import { decodeKVTable } from '../../../src/common/protocol/kv-table.js';
 import { javaMessageQueueMapOrder } from '../../../src/common/protocol/message-queue-map.js';
+import { createSubscriptionGroupConfig } from '../../../src/common/protocol/subscription-group-config.js';
 import { createTopicConfig } from '../../../src/common/protocol/topic-config.js';
 import {
   decodeTopicStatsTable,
@@ -226,6 +228,56 @@ function runtimeInfoKeys(commitLogPath: string): string[] {
   assert.equal(keys.length, 48);
   return keys.map((k) => (k.startsWith('commitLogDiskRatio_') ? `commitLogDiskRatio_${commitLogPath}` : k));
 }
+
+describe('GET_BROKER_CONSUME_STATS (317)', () => {
+  test(
+    'every subscription group, one ConsumeStats per topic over its write queues, the total diff',
+    LIMIT,
+    async () => {
+      const s = await setup();
+      s.broker.topicConfigManager.updateTopicConfig(
+        createTopicConfig('Ordered', { readQueueNums: 1, writeQueueNums: 2, order: true }),
+      );
+      s.broker.subscriptionGroupManager.updateSubscriptionGroupConfig(createSubscriptionGroupConfig(GROUP));
+      for (let i = 0; i < 3; i++) await put(s, 1);
+      for (let i = 0; i < 5; i++) await put(s, 1, 'Ordered');
+      s.broker.consumerOffsetManager.commitOffset('10.0.0.9', GROUP, TOPIC, 1, 2n);
+      s.broker.consumerOffsetManager.commitOffset('10.0.0.9', GROUP, 'Ordered', 1, 1n);
+      s.broker.consumerOffsetManager.commitOffset('10.0.0.9', GROUP, 'Gone', 0, 0n);
+
+      const r = await call(s, RequestCode.GET_BROKER_CONSUME_STATS, { isOrder: 'false' });
+      assert.equal(r.code, ResponseCode.SUCCESS, r.remark);
+      const list = decodeConsumeStatsList(r.body);
+      assert.equal(list.brokerAddr, s.broker.brokerAddr);
+      const groups = list.consumeStatsList.map(([g]) => g);
+      assert.deepEqual(groups, s.broker.subscriptionGroupManager.groupNamesInJavaOrder());
+      assert.ok(groups.includes(GROUP) && groups.includes('TOOLS_CONSUMER'), groups.join(','));
+      const mine = list.consumeStatsList.find(([g]) => g === GROUP)?.[1] ?? [];
+      // One per topic, in the HashSet order of the group's topics; 'Gone' is not on this broker.
+      const topicsOf = (stats: typeof mine) => stats.map((st) => st.offsetTable[0]?.[0].topic);
+      assert.deepEqual(
+        topicsOf(mine),
+        javaHashMapOrder([TOPIC, 'Ordered', 'Gone']).filter((t) => t !== 'Gone'),
+      );
+      const ordered = mine.find((st) => st.offsetTable[0]?.[0].topic === 'Ordered');
+      assert.equal(ordered?.offsetTable.length, 2, 'the write queues, not the one read queue');
+      // TopicTest: 3 - 2 on queue 1; Ordered: 5 - 1 on queue 1.
+      assert.equal(list.totalDiff, 1n + 4n);
+      for (const [g, stats] of list.consumeStatsList) if (g !== GROUP) assert.deepEqual(stats, [], g);
+
+      const onlyOrdered = decodeConsumeStatsList(
+        (await call(s, RequestCode.GET_BROKER_CONSUME_STATS, { isOrder: 'true' })).body,
+      );
+      const mineOrdered = onlyOrdered.consumeStatsList.find(([g]) => g === GROUP)?.[1] ?? [];
+      assert.deepEqual(topicsOf(mineOrdered), ['Ordered']);
+      assert.equal(onlyOrdered.totalDiff, 4n);
+
+      const bad = await call(s, RequestCode.GET_BROKER_CONSUME_STATS, {});
+      assert.notEqual(bad.code, ResponseCode.SUCCESS);
+      assert.equal(bad.remark, 'the custom field <isOrder> is null');
+    },
+  );
+});
 
 describe('GET_BROKER_RUNTIME_INFO (28)', () => {
   test("an idle broker: upstream's keys, in Java's HashMap(64) order, with idle values", LIMIT, async () => {

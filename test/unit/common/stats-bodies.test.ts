@@ -19,6 +19,10 @@ import {
   encodeConsumeStats,
   type OffsetWrapper,
 } from '../../../src/common/protocol/consume-stats.js';
+import {
+  decodeConsumeStatsList,
+  encodeConsumeStatsList,
+} from '../../../src/common/protocol/consume-stats-list.js';
 import { decodeKVTable, encodeKVTable } from '../../../src/common/protocol/kv-table.js';
 import { javaMessageQueueMapOrder } from '../../../src/common/protocol/message-queue-map.js';
 import {
@@ -228,5 +232,58 @@ describe('KVTable of GET_BROKER_RUNTIME_INFO', () => {
     const bytes = goldenFile(g.file);
     assert.equal(encodeKVTable(table).toString('utf8'), bytes.toString('utf8'));
     assert.deepEqual([...decodeKVTable(bytes).keys()], [...table.keys()]);
+  });
+});
+
+describe('ConsumeStatsList (GET_BROKER_CONSUME_STATS body)', () => {
+  const goldenStats = {
+    offsetTable: javaMessageQueueMapOrder<OffsetWrapper>(
+      [0, 1].map((q) => [
+        mq('TopicTest', q),
+        {
+          brokerOffset: 120n + BigInt(q),
+          consumerOffset: 118n + BigInt(q),
+          lastTimestamp: 1700000000000n + BigInt(q),
+        },
+      ]),
+    ),
+    consumeTps: 12.5,
+  };
+
+  test('consume-stats-list: encodes byte for byte and decodes', () => {
+    const bytes = golden('consume-stats-list');
+    const body = encodeConsumeStatsList({
+      brokerAddr: '127.0.0.1:10911',
+      consumeStatsList: [
+        ['cg-golden', [goldenStats]],
+        ['cg-other', []],
+      ],
+      totalDiff: 4n,
+    });
+    assert.equal(body.toString('utf8'), bytes.toString('utf8'));
+    const list = decodeConsumeStatsList(bytes);
+    assert.equal(list.brokerAddr, '127.0.0.1:10911');
+    assert.equal(list.totalDiff, 4n);
+    assert.deepEqual(
+      list.consumeStatsList.map(([group, stats]) => [group, stats.length]),
+      [
+        ['cg-golden', 1],
+        ['cg-other', 0],
+      ],
+    );
+    const first = list.consumeStatsList[0]?.[1][0];
+    assert.ok(first);
+    assert.deepEqual(names(first.offsetTable), ['TopicTest/1', 'TopicTest/0']);
+    assert.equal(first.consumeTps, 12.5);
+  });
+
+  test('malformed bodies are refused with the field named', () => {
+    const bytes = golden('consume-stats-list');
+    assertRejects(decodeConsumeStatsList, bytes, golden('consume-stats'));
+    assert.throws(
+      () => decodeConsumeStatsList(Buffer.from('{"consumeStatsList":[{"g":{"consumeTps":1}}]}')),
+      RemotingCommandError,
+    );
+    assert.throws(() => decodeConsumeStatsList(Buffer.from('{"totalDiff":"x"}')), /totalDiff: not a long/);
   });
 });

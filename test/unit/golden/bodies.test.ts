@@ -266,6 +266,36 @@ const CASES: Record<string, BodyCase> = {
       ]),
     },
   },
+  'consume-stats-list': {
+    type: bean({
+      brokerAddr: 'value',
+      consumeStatsList: {
+        list: {
+          map: 'string',
+          of: { list: bean({ consumeTps: 'double', offsetTable: { map: MESSAGE_QUEUE, of: bean() } }) },
+        },
+      },
+      totalDiff: 'value',
+    }),
+    expected: {
+      brokerAddr: '127.0.0.1:10911',
+      consumeStatsList: [
+        {
+          'cg-golden': [
+            {
+              consumeTps: 12.5,
+              offsetTable: new FjMap<FastjsonValue, FastjsonValue>([
+                [mq(0), { brokerOffset: 120, consumerOffset: 118, lastTimestamp: 1700000000000 }],
+                [mq(1), { brokerOffset: 121, consumerOffset: 119, lastTimestamp: 1700000000001 }],
+              ]),
+            },
+          ],
+        },
+        { 'cg-other': [] },
+      ],
+      totalDiff: 4,
+    },
+  },
   'reset-offset-body': {
     type: bean({ offsetTable: { map: MESSAGE_QUEUE, of: 'value' } }),
     expected: {

@@ -29,6 +29,7 @@ import org.apache.rocketmq.common.protocol.body.BrokerStatsData;
 import org.apache.rocketmq.common.protocol.body.BrokerStatsItem;
 import org.apache.rocketmq.common.protocol.body.ClusterInfo;
 import org.apache.rocketmq.common.protocol.body.Connection;
+import org.apache.rocketmq.common.protocol.body.ConsumeStatsList;
 import org.apache.rocketmq.common.protocol.body.ConsumerConnection;
 import org.apache.rocketmq.common.protocol.body.ConsumerOffsetSerializeWrapper;
 import org.apache.rocketmq.common.protocol.body.GetConsumerStatusBody;
@@ -228,6 +229,22 @@ final class BodyFixtures {
             "RemotingSerializable.encode: MessageQueue keys become bare JSON object keys",
             "offsetTable: {TopicTest/broker-a/0: broker 120 consumer 118 last 1700000000000, "
                 + "TopicTest/broker-a/1: 121/119/1700000000001}; consumeTps 12.5");
+
+        // AdminBrokerProcessor.fetchAllConsumeStatsInBroker: one single-entry HashMap per group, the
+        // group's ConsumeStats per topic (none for a group without offsets), the broker's total diff.
+        ConsumeStatsList csl = new ConsumeStatsList();
+        csl.setBrokerAddr("127.0.0.1:10911");
+        Map<String, List<ConsumeStats>> golden = new HashMap<>();
+        golden.put("cg-golden", new ArrayList<>(Arrays.asList(cs)));
+        Map<String, List<ConsumeStats>> other = new HashMap<>();
+        other.put("cg-other", new ArrayList<ConsumeStats>());
+        csl.getConsumeStatsList().add(golden);
+        csl.getConsumeStatsList().add(other);
+        csl.setTotalDiff(cs.computeTotalDiff());
+        add("consume-stats-list", csl.encode(), csl,
+            "RemotingSerializable.encode: a List of HashMap<String, List<ConsumeStats>>",
+            "brokerAddr 127.0.0.1:10911; consumeStatsList: [{cg-golden: [the consume-stats fixture]}, "
+                + "{cg-other: []}]; totalDiff 4");
 
         TopicStatsTable ts = new TopicStatsTable();
         HashMap<MessageQueue, TopicOffset> tot = new HashMap<>();

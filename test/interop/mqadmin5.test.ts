@@ -1,0 +1,99 @@
+/**
+ * The official mqadmin of the newest 5.x tools (rocketmq-tools 5.5.0, from interop/server5) against our
+ * name server and broker, for what the 5.x tools ask differently from 4.9.8: topicStatus reads each
+ * broker's topic config first (GET_TOPIC_CONFIG, 351, a 5.x code), and brokerConsumeStats
+ * (GET_BROKER_CONSUME_STATS, 317). Messages come from the official 4.9.8 producer; the group's offsets
+ * are committed over our RemotingClient.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createLogger } from '../../src/common/logger.js';
+import { createRequest } from '../../src/remoting/protocol/command.js';
+import { encodeHeader } from '../../src/remoting/protocol/header-schema.js';
+import { UpdateConsumerOffsetRequestHeader } from '../../src/remoting/protocol/headers/index.js';
+import { RequestCode } from '../../src/remoting/protocol/request-code.js';
+import { ResponseCode } from '../../src/remoting/protocol/response-code.js';
+import { RemotingClient } from '../../src/remoting/transport/index.js';
+import { officialProduce } from './client-probe.js';
+import { mqadmin } from './harness.js';
+import { type LoopbackPair, startLoopbackPair } from './loopback-pair.js';
+
+const TOPIC = 'Admin5Topic';
+const GROUP = 'admin5_cg';
+const COUNT = 20;
+
+describe('official 5.x mqadmin against our name server and broker', () => {
+  let pair: LoopbackPair;
+  let client: RemotingClient;
+
+  async function admin(...args: string[]): Promise<string> {
+    const r = await mqadmin(pair.namesrvAddr, args, 60_000, { upstream: 5 });
+    assert.equal(r.exitCode, 0, `mqadmin ${args.join(' ')}:\n${r.stdout}\n${r.stderr.slice(-3000)}`);
+    // 5.x mqadmin prints its exceptions and still exits 0
+    assert.doesNotMatch(r.stdout + r.stderr, /SubCommandException|not supported/, r.stdout + r.stderr);
+    return r.stdout;
+  }
+
+  before(async () => {
+    pair = await startLoopbackPair('mqadmin5');
+    client = new RemotingClient({}, { logger: createLogger('mqadmin5-client', { level: 'error' }) });
+  });
+
+  after(async () => {
+    await client?.close();
+    await pair?.close();
+  });
+
+  test('updateTopic, then topicStatus (GET_TOPIC_CONFIG before the stats) shows every queue', async () => {
+    const created = await admin('updateTopic', '-c', 'DefaultCluster', '-t', TOPIC, '-r', '4', '-w', '4');
+    assert.match(created, /create topic to .* success\./);
+    const sent = await officialProduce(pair.namesrvAddr, TOPIC, COUNT, { tags: ['TagA'] });
+    assert.ok(sent.every((r) => r.status === 'SEND_OK'));
+    const out = await admin('topicStatus', '-t', TOPIC);
+    const rows = [...out.matchAll(/^broker-ts\s+(\d+)\s+(\d+)\s+(\d+)\s/gm)];
+    assert.equal(rows.length, 4, out);
+    assert.equal(
+      rows.reduce((sum, m) => sum + Number(m[3]), 0),
+      COUNT,
+      out,
+    );
+  });
+
+  test("brokerConsumeStats: the group's consumed queue and the total diff", async () => {
+    const commit = createRequest(RequestCode.UPDATE_CONSUMER_OFFSET, {
+      extFields: encodeHeader(UpdateConsumerOffsetRequestHeader, {
+        consumerGroup: GROUP,
+        topic: TOPIC,
+        queueId: 1,
+        commitOffset: 1n,
+      }),
+    });
+    assert.equal(
+      (await client.invoke(pair.brokerAddr, commit, { timeoutMs: 5000 })).code,
+      ResponseCode.SUCCESS,
+    );
+    await admin('updateSubGroup', '-c', 'DefaultCluster', '-g', GROUP);
+    const out = await admin('brokerConsumeStats', '-b', pair.brokerAddr);
+    const rows = [
+      ...out.matchAll(
+        new RegExp(`^${TOPIC}\\s+${GROUP}\\s+broker-ts\\s+(\\d+)\\s+(\\d+)\\s+(\\d+)\\s+(\\d+)\\s`, 'gm'),
+      ),
+    ];
+    assert.equal(rows.length, 1, out);
+    const [, qid, , consumerOffset] = (rows[0] ?? []).map(Number);
+    assert.equal(qid, 1, out);
+    assert.equal(consumerOffset, 1, out);
+    assert.match(out, new RegExp(`^Diff Total: ${COUNT - 1}$`, 'm'));
+  });
+
+  test('clusterList shows our broker', async () => {
+    const out = await admin('clusterList');
+    assert.match(
+      out,
+      new RegExp(
+        `^DefaultCluster\\s+broker-ts\\s+0\\s+${pair.brokerAddr.replace(/\./g, '\\.')}\\s+V4_9_8`,
+        'm',
+      ),
+    );
+  });
+});
