@@ -6,6 +6,7 @@
  * (upstream persists it only for the bit maps it computes at store time, which we do not compute).
  */
 
+import { stringifyFastjson } from '../common/fastjson/index.js';
 import type { SubscriptionData } from '../common/protocol/subscription-data.js';
 import { isTagType } from './filter-api.js';
 import { type CompiledFilterExpression, FilterFactory } from './filter-factory.js';
@@ -35,6 +36,28 @@ export class ConsumerFilterData {
   howLongAfterDeath(now: number): number {
     return this.isDead() ? now - this.deadTime : -1;
   }
+}
+
+/**
+ * `JSON.toJSONString(filterData, true)` as QUERY_CONSUME_QUEUE shows it: the bean's fields sorted, plus
+ * the `dead` property of its isDead getter; the compiled expression is transient, and we keep no bloom
+ * filter data (null, so absent). A TAG subscription has no filter data: `null`.
+ */
+export function consumerFilterDataJson(data: ConsumerFilterData | undefined): string {
+  if (data === undefined) return 'null';
+  return stringifyFastjson(
+    {
+      bornTime: data.bornTime,
+      clientVersion: data.clientVersion,
+      consumerGroup: data.consumerGroup,
+      dead: data.isDead(),
+      deadTime: data.deadTime,
+      expression: data.expression,
+      expressionType: data.expressionType,
+      topic: data.topic,
+    },
+    { pretty: true },
+  );
 }
 
 /**

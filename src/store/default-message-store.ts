@@ -25,7 +25,7 @@ import { StoreCheckpoint } from './checkpoint.js';
 import { type CleanCommitLogOptions, CleanCommitLogService } from './clean-commit-log-service.js';
 import { CommitLog, type CommitLogOptions, type RecoveryResult } from './commit-log.js';
 import { type MessageStoreConfig, StorePath } from './config.js';
-import { type ConsumeQueue, validateQueueId } from './consume-queue.js';
+import { type ConsumeQueue, CQ_STORE_UNIT_SIZE, cqEntryAt, validateQueueId } from './consume-queue.js';
 import { ConsumeQueueStore, type QueueRef } from './consume-queue-store.js';
 import { diskPartitionSpaceUsedPercent } from './disk-usage.js';
 import type { DispatchRequest } from './dispatch-request.js';
@@ -37,6 +37,7 @@ import {
 } from './get-message.js';
 import { IndexService } from './index-service.js';
 import {
+  type ConsumeQueueView,
   type GetMessageResult,
   GetMessageStatus,
   type MessageArrivingListener,
@@ -447,6 +448,25 @@ export class DefaultMessageStore implements MessageStore {
   // ---------------------------------------------------------------- reads
 
   /** The queue, or undefined when it does not exist; throws nothing for a name no queue can have. */
+  queryConsumeQueue(
+    topic: string,
+    queueId: number,
+    index: bigint,
+    count: number,
+  ): ConsumeQueueView | undefined {
+    const cq = this.findQueue(topic, queueId);
+    if (cq === undefined) return undefined;
+    // Upstream finds the entry first and only then applies the count, so a count of 0 lists none.
+    const buf = cq.getIndexBuffer(index, Math.max(count, 1));
+    const entries =
+      buf === undefined
+        ? undefined
+        : Array.from({ length: Math.min(buf.length / CQ_STORE_UNIT_SIZE, Math.max(count, 0)) }, (_, i) =>
+            cqEntryAt(buf, i),
+          );
+    return { minQueueIndex: cq.getMinOffsetInQueue(), maxQueueIndex: cq.getMaxOffsetInQueue(), entries };
+  }
+
   private findQueue(topic: string, queueId: number): ConsumeQueue | undefined {
     return this.consumeQueueStore.getConsumeQueue(topic, queueId);
   }

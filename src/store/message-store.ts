@@ -4,6 +4,7 @@
  * processors depend on this interface only. Offsets named `offset` are consume-queue (logical)
  * offsets; `commitLogOffset` / phy offsets are byte positions in the commit log.
  */
+import type { ConsumeQueueEntry } from './consume-queue.js';
 import type { DispatchRequest } from './dispatch-request.js';
 import type { PutMessageResult } from './put-message-result.js';
 import type { MessageExtBatch, MessageExtBrokerInner } from './stored-record-writer.js';
@@ -26,6 +27,13 @@ export function joinRecords(messages: readonly Buffer[], totalSize: number): Buf
 }
 
 /** Upstream GetMessageStatus. */
+/** What QUERY_CONSUME_QUEUE shows of one consume queue. */
+export interface ConsumeQueueView {
+  readonly minQueueIndex: bigint;
+  readonly maxQueueIndex: bigint;
+  readonly entries: readonly ConsumeQueueEntry[] | undefined;
+}
+
 export const GetMessageStatus = {
   FOUND: 'FOUND',
   NO_MATCHED_MESSAGE: 'NO_MATCHED_MESSAGE',
@@ -117,6 +125,18 @@ export interface MessageStore {
   checkInDiskByConsumeOffset(topic: string, queueId: number, consumeOffset: bigint): boolean;
   getMinPhyOffset(): bigint;
   getMaxPhyOffset(): bigint;
+  /**
+   * QUERY_CONSUME_QUEUE (`mqadmin queryCq`): the queue's logical min and max offsets and its raw
+   * entries from `index` to the end of the file holding it, at most `count` of them (upstream's
+   * getIndexBuffer); `entries` is undefined when there are none at `index`. Undefined when the store
+   * has no such queue.
+   */
+  queryConsumeQueue(
+    topic: string,
+    queueId: number,
+    index: bigint,
+    count: number,
+  ): ConsumeQueueView | undefined;
   /** Drops consume queues of topics not in `keepTopics` (retry and system topics are kept). */
   cleanUnusedTopic(keepTopics: ReadonlySet<string>): void;
   /** Registers a listener called after each message is dispatched to its consume queue. */

@@ -175,4 +175,24 @@ describe('official mqadmin against our name server and broker', () => {
     assert.match(byKey, new RegExp(`^${m.msgId}\\s+${m.queueId}\\s+${m.queueOffset}$`, 'm'));
     assert.doesNotMatch(byKey, /key-13/);
   });
+
+  test("queryCq shows the raw consume-queue entries and the registered group's subscription", async () => {
+    const q0 = sent.filter((r) => r.queueId === 0).length;
+    assert.ok(q0 >= 2, 'the producer spread its messages over the queues');
+    const out = await admin('queryCq', '-t', TOPIC, '-q', '0', '-i', '0', '-c', '2', '-g', GROUP);
+    // queryCq prints its exceptions and exits 0
+    assert.doesNotMatch(out, /Exception/, out);
+    assert.match(out, /^Subscription data: $/m);
+    assert.match(out, /"subString":"\*"/);
+    assert.match(out, /^Filter data: \nnull$/m);
+    assert.match(out, new RegExp(`^max: ${q0}, min: 0$`, 'm'));
+    const entries = [
+      ...out.matchAll(/^ConsumeQueueData\{physicOffset=(\d+), physicSize=(\d+), tagsCode=(\d+)/gm),
+    ];
+    assert.equal(entries.length, 2, out);
+    const firstOnQueue0 = sent.find((r) => r.queueId === 0 && r.queueOffset === '0');
+    assert.ok(firstOnQueue0);
+    // the offset message id's last 16 hex digits are the commit-log offset
+    assert.equal(BigInt(entries[0]?.[1] ?? -1), BigInt(`0x${firstOnQueue0.offsetMsgId.slice(16)}`));
+  });
 });

@@ -35,6 +35,7 @@ import { getTopicStatsInfo } from './get-topic-stats-info.js';
 import { heartBeat } from './heart-beat.js';
 import { lockBatchMQ } from './lock-batch-mq.js';
 import { pullMessage } from './pull-message.js';
+import { queryConsumeQueue } from './query-consume-queue.js';
 import { queryConsumerOffset } from './query-consumer-offset.js';
 import { queryMessage } from './query-message.js';
 import { queryTopicConsumeByWho } from './query-topic-consume-by-who.js';
@@ -90,6 +91,7 @@ export const BROKER_REQUEST_HANDLERS: ReadonlyMap<number, BrokerRequestHandler> 
   [RequestCode.GET_TOPIC_STATS_INFO, getTopicStatsInfo],
   [RequestCode.GET_CONSUME_STATS, getConsumeStats],
   [RequestCode.GET_BROKER_CONSUME_STATS, getBrokerConsumeStats],
+  [RequestCode.QUERY_CONSUME_QUEUE, queryConsumeQueue],
   [RequestCode.GET_BROKER_RUNTIME_INFO, getBrokerRuntimeInfo],
   [RequestCode.VIEW_BROKER_STATS_DATA, viewBrokerStatsData],
   // AdminBrokerProcessor, requests that reach the group's consumers

@@ -18,7 +18,11 @@ import {
   clientConnectionSettings,
   clientSettings,
 } from '../../../src/remoting/transport/index.js';
-import type { GetMessageResult, QueryMessageResult } from '../../../src/store/message-store.js';
+import type {
+  ConsumeQueueView,
+  GetMessageResult,
+  QueryMessageResult,
+} from '../../../src/store/message-store.js';
 import type { PutMessageResult } from '../../../src/store/put-message-result.js';
 
 export { ManualClock };
@@ -120,6 +124,9 @@ export class FakeMessageStore implements BrokerMessageStore {
   }
   getMaxPhyOffset(): bigint {
     return 0n;
+  }
+  queryConsumeQueue(): ConsumeQueueView | undefined {
+    return undefined;
   }
   onMessageArrived(): void {}
 }

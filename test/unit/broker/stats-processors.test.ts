@@ -26,6 +26,7 @@ import {
 import { decodeConsumeStatsList } from '../../../src/common/protocol/consume-stats-list.js';
 import { decodeKVTable } from '../../../src/common/protocol/kv-table.js';
 import { javaMessageQueueMapOrder } from '../../../src/common/protocol/message-queue-map.js';
+import { decodeQueryConsumeQueueResponseBody } from '../../../src/common/protocol/query-consume-queue-body.js';
 import { createSubscriptionGroupConfig } from '../../../src/common/protocol/subscription-group-config.js';
 import { createTopicConfig } from '../../../src/common/protocol/topic-config.js';
 import {
@@ -277,6 +278,62 @@ describe('GET_BROKER_CONSUME_STATS (317)', () => {
       assert.equal(bad.remark, 'the custom field <isOrder> is null');
     },
   );
+});
+
+describe('QUERY_CONSUME_QUEUE (321)', () => {
+  test("raw entries from an index, the bounds, and the group's subscription when asked", LIMIT, async () => {
+    const s = await setup();
+    const sizes: number[] = [];
+    for (let i = 0; i < 3; i++) sizes.push((await put(s, 1)).bytes);
+    const q = (fields: Record<string, string>) =>
+      call(s, RequestCode.QUERY_CONSUME_QUEUE, { topic: TOPIC, queueId: '1', ...fields });
+
+    const r = await q({ index: '1', count: '5' });
+    assert.equal(r.code, ResponseCode.SUCCESS, r.remark);
+    const body = decodeQueryConsumeQueueResponseBody(r.body);
+    assert.equal(body.minQueueIndex, 0n);
+    assert.equal(body.maxQueueIndex, 3n);
+    assert.deepEqual(
+      body.queueData?.map((e) => [e.physicOffset, e.physicSize, e.eval]),
+      [1n, 2n].map((i) => [
+        s.broker.messageStore.getCommitLogOffsetInQueue(TOPIC, 1, i),
+        sizes[Number(i)],
+        false,
+      ]),
+    );
+    assert.equal(body.subscriptionData, undefined);
+    assert.equal(body.filterData, undefined);
+
+    const counted = decodeQueryConsumeQueueResponseBody((await q({ index: '0', count: '1' })).body);
+    assert.equal(counted.queueData?.length, 1);
+    const none = decodeQueryConsumeQueueResponseBody((await q({ index: '0', count: '0' })).body);
+    assert.deepEqual(none.queueData, []);
+
+    const offline = decodeQueryConsumeQueueResponseBody(
+      (await q({ index: '0', count: '1', consumerGroup: GROUP })).body,
+    );
+    assert.equal(offline.filterData, `${GROUP}@${TOPIC} is not online!`);
+    assert.equal(offline.subscriptionData, undefined);
+    await s.c.call(heartbeatRequest(consumerHeartbeat('c1', GROUP, [TOPIC])));
+    const online = decodeQueryConsumeQueueResponseBody(
+      (await q({ index: '0', count: '1', consumerGroup: GROUP })).body,
+    );
+    assert.equal(online.subscriptionData?.subString, '*');
+    assert.equal(online.filterData, 'null', 'a TAG subscription has no filter data');
+
+    const past = await q({ index: '3', count: '1' });
+    assert.equal(past.code, ResponseCode.SUCCESS);
+    assert.equal(past.remark, `Index 3 of 1@${TOPIC} is not exist!`);
+    assert.equal(past.body, undefined);
+    const missing = await call(s, RequestCode.QUERY_CONSUME_QUEUE, {
+      topic: 'NoSuchTopic',
+      queueId: '0',
+      index: '0',
+      count: '1',
+    });
+    assert.equal(missing.code, ResponseCode.SYSTEM_ERROR);
+    assert.equal(missing.remark, '0@NoSuchTopic is not exist!');
+  });
 });
 
 describe('GET_BROKER_RUNTIME_INFO (28)', () => {
