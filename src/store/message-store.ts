@@ -139,6 +139,10 @@ export interface MessageStore {
   ): ConsumeQueueView | undefined;
   /** Drops consume queues of topics not in `keepTopics` (retry and system topics are kept). */
   cleanUnusedTopic(keepTopics: ReadonlySet<string>): void;
+  /** Destroys consume queues whose last entry is below the commit log's first offset. */
+  cleanExpiredConsumerQueue(): void;
+  /** The next retention rounds delete expired commit-log files at any hour. */
+  executeDeleteFilesManually(): void;
   /** Registers a listener called after each message is dispatched to its consume queue. */
   onMessageArrived(listener: MessageArrivingListener): void;
 }

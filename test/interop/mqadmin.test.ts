@@ -195,4 +195,20 @@ describe('official mqadmin against our name server and broker', () => {
     // the offset message id's last 16 hex digits are the commit-log offset
     assert.equal(BigInt(entries[0]?.[1] ?? -1), BigInt(`0x${firstOnQueue0.offsetMsgId.slice(16)}`));
   });
+
+  test('cleanExpiredCQ, cleanUnusedTopic and deleteExpiredCommitLog succeed and keep live data', async () => {
+    for (const cmd of ['cleanExpiredCQ', 'cleanUnusedTopic', 'deleteExpiredCommitLog']) {
+      const out = await admin(cmd, '-b', pair.brokerAddr);
+      assert.doesNotMatch(out, /Exception/, `${cmd}: ${out}`);
+      assert.match(out, /success/, `${cmd}: ${out}`);
+    }
+    // Nothing here is expired or unused: the topic's messages are all still there.
+    const status = await admin('topicStatus', '-t', TOPIC);
+    const rows = [...status.matchAll(/^broker-ts\s+(\d+)\s+(\d+)\s+(\d+)\s/gm)];
+    assert.equal(
+      rows.reduce((sum, m) => sum + Number(m[3]), 0),
+      COUNT,
+      status,
+    );
+  });
 });

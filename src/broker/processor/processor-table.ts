@@ -10,8 +10,11 @@ import { RequestCode } from '../../remoting/protocol/request-code.js';
 import type { ProcessorContext, RemotingServer, RequestProcessor } from '../../remoting/transport/index.js';
 import type { BrokerContext, BrokerRequestHandler } from './broker-context.js';
 import { checkClientConfig } from './check-client-config.js';
+import { cleanExpiredConsumeQueue } from './clean-expired-consumequeue.js';
+import { cleanUnusedTopic } from './clean-unused-topic.js';
 import { consumeMessageDirectly } from './consume-message-directly.js';
 import { consumerSendMsgBack } from './consumer-send-msg-back.js';
+import { deleteExpiredCommitLog } from './delete-expired-commitlog.js';
 import { deleteSubscriptionGroup } from './delete-subscription-group.js';
 import { deleteTopicInBroker } from './delete-topic-in-broker.js';
 import { endTransaction } from './end-transaction.js';
@@ -92,6 +95,9 @@ export const BROKER_REQUEST_HANDLERS: ReadonlyMap<number, BrokerRequestHandler> 
   [RequestCode.GET_CONSUME_STATS, getConsumeStats],
   [RequestCode.GET_BROKER_CONSUME_STATS, getBrokerConsumeStats],
   [RequestCode.QUERY_CONSUME_QUEUE, queryConsumeQueue],
+  [RequestCode.CLEAN_EXPIRED_CONSUMEQUEUE, cleanExpiredConsumeQueue],
+  [RequestCode.CLEAN_UNUSED_TOPIC, cleanUnusedTopic],
+  [RequestCode.DELETE_EXPIRED_COMMITLOG, deleteExpiredCommitLog],
   [RequestCode.GET_BROKER_RUNTIME_INFO, getBrokerRuntimeInfo],
   [RequestCode.VIEW_BROKER_STATS_DATA, viewBrokerStatsData],
   // AdminBrokerProcessor, requests that reach the group's consumers

@@ -95,6 +95,14 @@ export class FakeMessageStore implements BrokerMessageStore {
     this.cleaned.push(keepTopics);
   }
 
+  cleanExpiredConsumerQueue(): void {
+    this.calls.push('cleanExpiredConsumerQueue');
+  }
+
+  executeDeleteFilesManually(): void {
+    this.calls.push('executeDeleteFilesManually');
+  }
+
   async load(): Promise<void> {}
   async start(): Promise<void> {}
   async shutdown(): Promise<void> {}

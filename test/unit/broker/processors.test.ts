@@ -430,6 +430,21 @@ describe('store lookups', () => {
   );
 });
 
+describe('store maintenance (mqadmin cleanExpiredCQ, cleanUnusedTopic, deleteExpiredCommitLog)', () => {
+  test('each code hands its job to the store and answers SUCCESS', LIMIT, async () => {
+    const { broker, store } = await setup();
+    const c = connectInMemory(broker);
+    for (const code of [RequestCode.CLEAN_EXPIRED_CONSUMEQUEUE, RequestCode.DELETE_EXPIRED_COMMITLOG]) {
+      const r = await c.call(req(code));
+      assert.equal(r.code, ResponseCode.SUCCESS, r.remark);
+    }
+    assert.deepEqual(store.calls, ['cleanExpiredConsumerQueue', 'executeDeleteFilesManually']);
+    const r = await c.call(req(RequestCode.CLEAN_UNUSED_TOPIC));
+    assert.equal(r.code, ResponseCode.SUCCESS, r.remark);
+    assert.deepEqual(store.cleaned.at(-1), new Set(broker.topicConfigManager.topicConfigTable.keys()));
+  });
+});
+
 describe('topics', () => {
   test(
     'UPDATE_AND_CREATE_TOPIC creates, writes topics.json, and GET_ALL_TOPIC_CONFIG shows it',
