@@ -14,7 +14,8 @@ import { getTransactionValue, MessageSysFlag } from '../common/message/sysflag.j
 import { TopicValidator, validateTopic } from '../common/validators.js';
 import type { MessageStoreConfig } from './config.js';
 import { StorePath } from './config.js';
-import { ConsumeQueue, validateConsumeQueueFileSize, validateQueueId } from './consume-queue.js';
+import { ConsumeQueue } from './consume-queue.js';
+import { validateConsumeQueueFileSize, validateQueueId } from './consume-queue-entry.js';
 import type { DispatchRequest } from './dispatch-request.js';
 
 const LMQ_PREFIX = '%LMQ%';

@@ -15,19 +15,21 @@ import { join } from 'node:path';
 import { ValidationError } from '../common/errors.js';
 import { createLogger, type Logger } from '../common/logger.js';
 import { validateTopic } from '../common/validators.js';
+import {
+  type ConsumeQueueEntry,
+  CQ_PADDING_SIZE,
+  CQ_STORE_UNIT_SIZE,
+  CqEntryField,
+  cqEntryAt,
+  isPaddingEntry,
+  isValidEntry,
+  validateConsumeQueueFileSize,
+  validateQueueId,
+} from './consume-queue-entry.js';
 import type { DispatchRequest } from './dispatch-request.js';
 import { fileName2Offset, offset2FileName } from './mapped-file.js';
 import { removeDirIfEmpty, SegmentFile, SegmentFileError } from './segment-files.js';
 
-/** Bytes of one entry (`ConsumeQueue.CQ_STORE_UNIT_SIZE`). */
-export const CQ_STORE_UNIT_SIZE = 20;
-/** Byte positions of the fields inside an entry. */
-export const CqEntryField = { COMMIT_LOG_OFFSET: 0, SIZE: 8, TAGS_CODE: 12 } as const;
-/** Size field of the padding entries (`0 | Integer.MAX_VALUE | 0`) written before a queue's first real entry. */
-export const CQ_PADDING_SIZE = 0x7fffffff;
-
-/** Largest queueId accepted (Java int). */
-const MAX_QUEUE_ID = 0x7fffffff;
 /** Largest logical offset whose byte position stays an exact JS number. */
 const MAX_LOGICAL_INDEX = BigInt(Math.floor(Number.MAX_SAFE_INTEGER / CQ_STORE_UNIT_SIZE));
 /** Entries kept in memory at the end of the last file (bounded per queue). */
@@ -37,46 +39,6 @@ const TAIL_BYTES = TAIL_ENTRIES * CQ_STORE_UNIT_SIZE;
 const SCAN_CHUNK = 3276 * CQ_STORE_UNIT_SIZE;
 /** One scan buffer for all queues: scans are synchronous and never nested. */
 let sharedScanBuf: Buffer | undefined;
-
-export interface ConsumeQueueEntry {
-  commitLogOffset: bigint;
-  size: number;
-  tagsCode: bigint;
-}
-
-/** Decodes entry `i` of a buffer returned by `getIndexBuffer`. */
-export function cqEntryAt(buffer: Buffer, i: number): ConsumeQueueEntry {
-  const at = i * CQ_STORE_UNIT_SIZE;
-  return {
-    commitLogOffset: buffer.readBigInt64BE(at + CqEntryField.COMMIT_LOG_OFFSET),
-    size: buffer.readInt32BE(at + CqEntryField.SIZE),
-    tagsCode: buffer.readBigInt64BE(at + CqEntryField.TAGS_CODE),
-  };
-}
-
-/** Upstream's validity test for an entry during recovery: offset >= 0 && size > 0. */
-function isValidEntry(buf: Buffer, at: number): boolean {
-  return buf.readInt32BE(at) >= 0 && buf.readInt32BE(at + CqEntryField.SIZE) > 0;
-}
-
-function isPaddingEntry(buf: Buffer, at: number): boolean {
-  return buf.readBigInt64BE(at) === 0n && buf.readInt32BE(at + CqEntryField.SIZE) === CQ_PADDING_SIZE;
-}
-
-/** Rejects a queueId that is not a Java int >= 0, before anything touches the file system. */
-export function validateQueueId(queueId: number): void {
-  if (!Number.isInteger(queueId) || queueId < 0 || queueId > MAX_QUEUE_ID) {
-    throw new ValidationError(`queueId ${queueId} is not an integer between 0 and ${MAX_QUEUE_ID}`);
-  }
-}
-
-export function validateConsumeQueueFileSize(size: number): void {
-  if (!Number.isSafeInteger(size) || size < CQ_STORE_UNIT_SIZE || size % CQ_STORE_UNIT_SIZE !== 0) {
-    throw new ValidationError(
-      `mappedFileSizeConsumeQueue ${size} must be a positive multiple of ${CQ_STORE_UNIT_SIZE} bytes`,
-    );
-  }
-}
 
 interface Segment {
   file: SegmentFile;

@@ -8,7 +8,8 @@
 
 import type { CommitLog } from './commit-log.js';
 import type { MessageStoreConfig } from './config.js';
-import { type ConsumeQueue, CQ_STORE_UNIT_SIZE, CqEntryField } from './consume-queue.js';
+import type { ConsumeQueue } from './consume-queue.js';
+import { CQ_STORE_UNIT_SIZE, CqEntryField } from './consume-queue-entry.js';
 import { type GetMessageResult, GetMessageStatus, type MessageFilter } from './message-store.js';
 
 export type TransferLimits = Pick<

@@ -10,7 +10,7 @@ export {
   messageStoreConfig,
   StorePath,
 } from './config.js';
-export { CQ_STORE_UNIT_SIZE } from './consume-queue.js';
+export { CQ_STORE_UNIT_SIZE } from './consume-queue-entry.js';
 export {
   type BrokerRole,
   DefaultMessageStore,

@@ -4,7 +4,7 @@
  * processors depend on this interface only. Offsets named `offset` are consume-queue (logical)
  * offsets; `commitLogOffset` / phy offsets are byte positions in the commit log.
  */
-import type { ConsumeQueueEntry } from './consume-queue.js';
+import type { ConsumeQueueEntry } from './consume-queue-entry.js';
 import type { DispatchRequest } from './dispatch-request.js';
 import type { PutMessageResult } from './put-message-result.js';
 import type { MessageExtBatch, MessageExtBrokerInner } from './stored-record-writer.js';

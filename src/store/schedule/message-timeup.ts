@@ -10,7 +10,7 @@ import { javaPropertiesOrder, messageProperties2String } from '../../common/mess
 import { decodeMessage } from '../../common/message/stored-format.js';
 import { tagsString2tagsCode } from '../../common/message/tag-hash.js';
 import { validateTopic } from '../../common/validators.js';
-import { validateQueueId } from '../consume-queue.js';
+import { validateQueueId } from '../consume-queue-entry.js';
 import type { MessageExtBrokerInner } from '../stored-record-writer.js';
 
 /**

@@ -19,12 +19,8 @@ import { RocketMQError } from '../../common/errors.js';
 import { createLogger, type Logger } from '../../common/logger.js';
 import { TopicValidator } from '../../common/validators.js';
 import { writeFileAtomic } from '../atomic-file.js';
-import {
-  type ConsumeQueue,
-  type ConsumeQueueEntry,
-  CQ_STORE_UNIT_SIZE,
-  cqEntryAt,
-} from '../consume-queue.js';
+import type { ConsumeQueue } from '../consume-queue.js';
+import { type ConsumeQueueEntry, CQ_STORE_UNIT_SIZE, cqEntryAt } from '../consume-queue-entry.js';
 import { DelayLevelTable, delayLevel2QueueId } from '../delay-level.js';
 import type { DispatchRequest } from '../dispatch-request.js';
 import type { MessageArrivingListener } from '../message-store.js';

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { createLogger } from '../../../src/common/logger.js';
-import { ConsumeQueue, CQ_STORE_UNIT_SIZE, cqEntryAt } from '../../../src/store/consume-queue.js';
+import { ConsumeQueue } from '../../../src/store/consume-queue.js';
+import { CQ_STORE_UNIT_SIZE, cqEntryAt } from '../../../src/store/consume-queue-entry.js';
 import { prng } from '../message/annotated.js';
 
 const roots: string[] = [];

@@ -15,13 +15,8 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { ValidationError } from '../../../src/common/errors.js';
 import { createLogger, type LogRecord } from '../../../src/common/logger.js';
-import {
-  ConsumeQueue,
-  type ConsumeQueueOptions,
-  CQ_PADDING_SIZE,
-  CQ_STORE_UNIT_SIZE,
-  cqEntryAt,
-} from '../../../src/store/consume-queue.js';
+import { ConsumeQueue, type ConsumeQueueOptions } from '../../../src/store/consume-queue.js';
+import { CQ_PADDING_SIZE, CQ_STORE_UNIT_SIZE, cqEntryAt } from '../../../src/store/consume-queue-entry.js';
 import { SegmentFileError } from '../../../src/store/segment-files.js';
 import { annotated } from '../message/annotated.js';
 

@@ -18,7 +18,7 @@ import {
 import { decodeMessage, readStoredRecordHeader } from '../../../src/common/message/stored-format.js';
 import { tagsString2tagsCode } from '../../../src/common/message/tag-hash.js';
 import { abortFileExists, createAbortFile } from '../../../src/store/abort-file.js';
-import { type ConsumeQueueEntry, cqEntryAt } from '../../../src/store/consume-queue.js';
+import { type ConsumeQueueEntry, cqEntryAt } from '../../../src/store/consume-queue-entry.js';
 import type { DefaultMessageStore } from '../../../src/store/default-message-store.js';
 import { DelayLevelTable } from '../../../src/store/delay-level.js';
 import { ScheduleMessageService } from '../../../src/store/schedule/schedule-message-service.js';
