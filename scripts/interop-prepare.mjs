@@ -242,8 +242,8 @@ async function buildModule(m, java, log) {
 /**
  * Makes sure interop/, interop/client5/ and interop/server5/ are built. Returns the pieces needed to
  * start Java: { classpath: string (interop classes + jars), javaOpts: string[], client5Classpath:
- * string (client5 classes + jars), server5Classpath: string (interop classes for ParentWatchdog +
- * the 5.x server jars), skipped: boolean (all were up to date), ms: number }.
+ * string (client5 classes + jars), skipped: boolean (all were up to date), ms: number }. The test
+ * harness reads the 5.x modules' classpaths from their target dirs itself (moduleClasspath).
  */
 export async function prepare({ log = (m) => process.stderr.write(`${m}\n`) } = {}) {
   const started = Date.now();
@@ -261,14 +261,13 @@ export async function prepare({ log = (m) => process.stderr.write(`${m}\n`) } = 
   for (const m of MODULES) {
     if (!(await buildModule(m, java, log))) skipped = false;
   }
-  const [main, client5, server5] = MODULES;
+  const [main, client5] = MODULES;
   return {
     classpath: [moduleClasses(main), ...readClasspath(main)].join(':'),
     javaOpts: readFileSync(JAVA_OPTS_FILE, 'utf8')
       .split('\n')
       .filter((s) => s.length > 0),
     client5Classpath: [moduleClasses(client5), ...readClasspath(client5)].join(':'),
-    server5Classpath: [moduleClasses(main), ...readClasspath(server5)].join(':'),
     skipped,
     ms: Date.now() - started,
   };

@@ -448,7 +448,6 @@ export class DefaultMessageStore implements MessageStore {
 
   // ---------------------------------------------------------------- reads
 
-  /** The queue, or undefined when it does not exist; throws nothing for a name no queue can have. */
   queryConsumeQueue(
     topic: string,
     queueId: number,
@@ -457,17 +456,16 @@ export class DefaultMessageStore implements MessageStore {
   ): ConsumeQueueView | undefined {
     const cq = this.findQueue(topic, queueId);
     if (cq === undefined) return undefined;
-    // Upstream finds the entry first and only then applies the count, so a count of 0 lists none.
+    // Upstream looks the entry up first and applies the count after, so a count below 1 still tells
+    // an existing entry (an empty list) from a missing one (no list).
+    const bounds = { minQueueIndex: cq.getMinOffsetInQueue(), maxQueueIndex: cq.getMaxOffsetInQueue() };
     const buf = cq.getIndexBuffer(index, Math.max(count, 1));
-    const entries =
-      buf === undefined
-        ? undefined
-        : Array.from({ length: Math.min(buf.length / CQ_STORE_UNIT_SIZE, Math.max(count, 0)) }, (_, i) =>
-            cqEntryAt(buf, i),
-          );
-    return { minQueueIndex: cq.getMinOffsetInQueue(), maxQueueIndex: cq.getMaxOffsetInQueue(), entries };
+    if (buf === undefined) return { ...bounds, entries: undefined };
+    const listed = count > 0 ? buf.length / CQ_STORE_UNIT_SIZE : 0;
+    return { ...bounds, entries: Array.from({ length: listed }, (_, i) => cqEntryAt(buf, i)) };
   }
 
+  /** The queue, or undefined when it does not exist; throws nothing for a name no queue can have. */
   private findQueue(topic: string, queueId: number): ConsumeQueue | undefined {
     return this.consumeQueueStore.getConsumeQueue(topic, queueId);
   }

@@ -26,7 +26,6 @@ export function joinRecords(messages: readonly Buffer[], totalSize: number): Buf
   return Buffer.from(first.buffer, first.byteOffset, totalSize);
 }
 
-/** Upstream GetMessageStatus. */
 /** What QUERY_CONSUME_QUEUE shows of one consume queue. */
 export interface ConsumeQueueView {
   readonly minQueueIndex: bigint;
@@ -34,6 +33,7 @@ export interface ConsumeQueueView {
   readonly entries: readonly ConsumeQueueEntry[] | undefined;
 }
 
+/** Upstream GetMessageStatus. */
 export const GetMessageStatus = {
   FOUND: 'FOUND',
   NO_MATCHED_MESSAGE: 'NO_MATCHED_MESSAGE',

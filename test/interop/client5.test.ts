@@ -8,30 +8,12 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { runJava } from './harness.js';
+import { moduleClasspath, runJava } from './harness.js';
 import { type LoopbackPair, startLoopbackPair } from './loopback-pair.js';
 
 const PROBE = 'org.rocketmqts.interop.client5.Client5Probe';
-
-function client5Classpath(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'interop', 'client5', 'pom.xml'))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error('client5 test: cannot find interop/client5/pom.xml');
-    dir = parent;
-  }
-  const target = join(dir, 'interop', 'client5', 'target');
-  const cpFile = join(target, 'classpath.txt');
-  if (!existsSync(cpFile) || !existsSync(join(target, 'classes'))) {
-    throw new Error(
-      'client5 test: interop/client5/target is not built; run `node scripts/interop-prepare.mjs`',
-    );
-  }
-  return `${join(target, 'classes')}:${readFileSync(cpFile, 'utf8').trim()}`;
-}
 
 /** An ERROR entry of the client's log: its first line and the few lines (stack) under it. */
 function errorEntries(log: string): string[] {
@@ -86,7 +68,7 @@ describe('official 5.x client (remoting) against our name server and broker', ()
   let classpath: string;
 
   before(async () => {
-    classpath = client5Classpath();
+    classpath = moduleClasspath('client5');
     pair = await startLoopbackPair('client5', { enablePropertyFilter: true });
   });
 

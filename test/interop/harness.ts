@@ -181,24 +181,32 @@ export function javaSetup(): JavaSetup {
   return cachedSetup;
 }
 
-let cachedServer5Classpath: string | undefined;
+const cachedModuleClasspaths = new Map<string, string>();
 
-/** interop/ classes (ParentWatchdog) + the 5.x server jars interop-prepare resolved into interop/server5. */
-export function server5Classpath(): string {
-  if (cachedServer5Classpath !== undefined) return cachedServer5Classpath;
+/**
+ * The classpath of a 5.x Maven module interop-prepare built: interop/client5's own classes (its
+ * probes) or, for interop/server5, which has no sources, interop/'s classes (ParentWatchdog); then the
+ * module's jars. 4.9.x and 5.x jars never share one.
+ */
+export function moduleClasspath(module: 'client5' | 'server5'): string {
+  const cached = cachedModuleClasspaths.get(module);
+  if (cached !== undefined) return cached;
   const root = findRoot();
-  const cpFile = join(root, 'interop', 'server5', 'target', 'classpath.txt');
-  if (!existsSync(cpFile)) {
+  const target = join(root, 'interop', module, 'target');
+  const classes = module === 'client5' ? join(target, 'classes') : join(root, 'interop', 'target', 'classes');
+  const cpFile = join(target, 'classpath.txt');
+  if (!existsSync(cpFile) || !existsSync(classes)) {
     throw new Error(
-      'interop harness: interop/server5/target is not built; run `node scripts/interop-prepare.mjs` first',
+      `interop harness: interop/${module}/target is not built; run \`node scripts/interop-prepare.mjs\` first`,
     );
   }
-  cachedServer5Classpath = `${join(root, 'interop', 'target', 'classes')}:${readFileSync(cpFile, 'utf8').trim()}`;
-  return cachedServer5Classpath;
+  const classpath = `${classes}:${readFileSync(cpFile, 'utf8').trim()}`;
+  cachedModuleClasspaths.set(module, classpath);
+  return classpath;
 }
 
 function serverClasspath(line: UpstreamLine | undefined): string | undefined {
-  return line === 5 ? server5Classpath() : undefined;
+  return line === 5 ? moduleClasspath('server5') : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -986,7 +994,7 @@ export async function mqadmin(
     jvmArgs: [`-Drocketmq.home.dir=${home}`],
     env: { ROCKETMQ_HOME: home },
     // rocketmq-tools 5.x comes with the 5.x broker's jars
-    ...(options.upstream === 5 ? { classpath: server5Classpath() } : {}),
+    ...(options.upstream === 5 ? { classpath: moduleClasspath('server5') } : {}),
   });
 }
 

@@ -7,17 +7,16 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createLogger } from '../../src/common/logger.js';
 import { encodeHeartbeatData } from '../../src/common/protocol/heartbeat-data.js';
 import { createRequest } from '../../src/remoting/protocol/command.js';
 import { encodeHeader } from '../../src/remoting/protocol/header-schema.js';
 import { UpdateConsumerOffsetRequestHeader } from '../../src/remoting/protocol/headers/index.js';
 import { RequestCode } from '../../src/remoting/protocol/request-code.js';
 import { ResponseCode } from '../../src/remoting/protocol/response-code.js';
-import { RemotingClient } from '../../src/remoting/transport/index.js';
+import type { RemotingClient } from '../../src/remoting/transport/index.js';
 import { officialProduce, type ProbeSendResult } from './client-probe.js';
-import { mqadmin } from './harness.js';
-import { type LoopbackPair, startLoopbackPair } from './loopback-pair.js';
+import type { LoopbackPair } from './loopback-pair.js';
+import { type AdminPeer, startAdminPeer } from './mqadmin-support.js';
 
 const TOPIC = 'AdminTopic';
 const GROUP = 'admin_cg';
@@ -29,22 +28,16 @@ describe('official mqadmin against our name server and broker', () => {
   let client: RemotingClient;
   let sent: ProbeSendResult[] = [];
 
-  /** Runs mqadmin and returns its stdout; fails with everything it printed when it exits non-zero. */
-  async function admin(...args: string[]): Promise<string> {
-    const r = await mqadmin(pair.namesrvAddr, args);
-    assert.equal(r.exitCode, 0, `mqadmin ${args.join(' ')}:\n${r.stdout}\n${r.stderr.slice(-3000)}`);
-    return r.stdout;
-  }
+  let peer: AdminPeer | undefined;
+  const admin = (...args: string[]): Promise<string> => (peer as AdminPeer).admin(...args);
 
   before(async () => {
-    pair = await startLoopbackPair('mqadmin');
-    // The broker notifies this client of group changes (code 40); it has nothing to do with them.
-    client = new RemotingClient({}, { logger: createLogger('mqadmin-client', { level: 'error' }) });
+    peer = await startAdminPeer('mqadmin', 4);
+    ({ pair, client } = peer);
   });
 
   after(async () => {
-    await client?.close();
-    await pair?.close();
+    await peer?.close();
   });
 
   test('updateTopic creates the topic on every broker of the cluster; topicList and topicRoute show it', async () => {

@@ -7,16 +7,15 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createLogger } from '../../src/common/logger.js';
 import { createRequest } from '../../src/remoting/protocol/command.js';
 import { encodeHeader } from '../../src/remoting/protocol/header-schema.js';
 import { UpdateConsumerOffsetRequestHeader } from '../../src/remoting/protocol/headers/index.js';
 import { RequestCode } from '../../src/remoting/protocol/request-code.js';
 import { ResponseCode } from '../../src/remoting/protocol/response-code.js';
-import { RemotingClient } from '../../src/remoting/transport/index.js';
+import type { RemotingClient } from '../../src/remoting/transport/index.js';
 import { officialProduce } from './client-probe.js';
-import { mqadmin } from './harness.js';
-import { type LoopbackPair, startLoopbackPair } from './loopback-pair.js';
+import type { LoopbackPair } from './loopback-pair.js';
+import { type AdminPeer, startAdminPeer } from './mqadmin-support.js';
 
 const TOPIC = 'Admin5Topic';
 const GROUP = 'admin5_cg';
@@ -26,22 +25,16 @@ describe('official 5.x mqadmin against our name server and broker', () => {
   let pair: LoopbackPair;
   let client: RemotingClient;
 
-  async function admin(...args: string[]): Promise<string> {
-    const r = await mqadmin(pair.namesrvAddr, args, 60_000, { upstream: 5 });
-    assert.equal(r.exitCode, 0, `mqadmin ${args.join(' ')}:\n${r.stdout}\n${r.stderr.slice(-3000)}`);
-    // 5.x mqadmin prints its exceptions and still exits 0
-    assert.doesNotMatch(r.stdout + r.stderr, /Exception|not supported/, r.stdout + r.stderr);
-    return r.stdout;
-  }
+  let peer: AdminPeer | undefined;
+  const admin = (...args: string[]): Promise<string> => (peer as AdminPeer).admin(...args);
 
   before(async () => {
-    pair = await startLoopbackPair('mqadmin5');
-    client = new RemotingClient({}, { logger: createLogger('mqadmin5-client', { level: 'error' }) });
+    peer = await startAdminPeer('mqadmin5', 5);
+    ({ pair, client } = peer);
   });
 
   after(async () => {
-    await client?.close();
-    await pair?.close();
+    await peer?.close();
   });
 
   test('updateTopic, then topicStatus (GET_TOPIC_CONFIG before the stats) shows every queue', async () => {

@@ -20,6 +20,7 @@ import type { BrokerRequestHandler } from './broker-context.js';
  */
 export const queryConsumeQueue: BrokerRequestHandler = (broker, _ctx, request) => {
   const h = decodeHeader(QueryConsumeQueueRequestHeader, request.extFields);
+  // No field of this header is required upstream; its remarks then print the missing topic as null.
   const topic = h.topic ?? 'null';
   const view = broker.messageStore.queryConsumeQueue(topic, h.queueId, h.index, h.count);
   if (view === undefined) {
