@@ -11,13 +11,14 @@
  * (Java reads anything else as false). Keys the four upstream classes accept but rocketmq-ts does not
  * use are reported as ignored; any other key is unknown and logged as a warning naming it.
  */
-import { homedir, hostname, networkInterfaces } from 'node:os';
+import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
 import { ValidationError } from '../common/errors.js';
+import { parseJavaBoolean, parseJavaInt, parseJavaLong } from '../common/java-parse.js';
 import { parseJavaProperties } from '../common/java-properties.js';
 import type { Logger } from '../common/logger.js';
+import { localAddress } from '../common/platform/local-address.js';
 import { DEFAULT_SQL_MAX_DEPTH, DEFAULT_SQL_MAX_LENGTH } from '../filter/sql/parser.js';
-import { parseJavaBoolean, parseJavaInt, parseJavaLong } from '../remoting/protocol/header-schema.js';
 import { DEFAULT_MESSAGE_STORE_CONFIG, type MessageStoreConfig } from '../store/config.js';
 
 export type BrokerRole = 'ASYNC_MASTER' | 'SYNC_MASTER' | 'SLAVE';
@@ -404,25 +405,6 @@ export interface BrokerConfigEnvironment {
   readonly homeDir: string;
   /** Environment variable NAMESRV_ADDR. */
   readonly namesrvAddr: string | undefined;
-}
-
-/**
- * RemotingUtil.getLocalAddress: the first non-loopback IPv4 address that is not 127.0.* or 192.168.*,
- * else the last non-loopback IPv4, else the first IPv6, else 127.0.0.1. (Upstream also skips bridge
- * interfaces, which Node cannot tell apart.)
- */
-export function localAddress(): string {
-  const ipv4: string[] = [];
-  const ipv6: string[] = [];
-  for (const addresses of Object.values(networkInterfaces())) {
-    for (const a of addresses ?? []) {
-      if (a.internal) continue;
-      if (a.family === 'IPv4') ipv4.push(a.address);
-      else ipv6.push(a.address);
-    }
-  }
-  const preferred = ipv4.find((ip) => !ip.startsWith('127.0') && !ip.startsWith('192.168'));
-  return preferred ?? ipv4[ipv4.length - 1] ?? ipv6[0] ?? '127.0.0.1';
 }
 
 export function systemEnvironment(): BrokerConfigEnvironment {

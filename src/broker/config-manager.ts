@@ -14,7 +14,7 @@
 import { readFile } from 'node:fs/promises';
 import { RocketMQError } from '../common/errors.js';
 import type { Logger } from '../common/logger.js';
-import { writeFileAtomic } from '../store/atomic-file.js';
+import { writeFileAtomic } from '../common/platform/atomic-file.js';
 
 function errorCode(error: unknown): unknown {
   return (error as { code?: unknown }).code;

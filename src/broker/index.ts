@@ -14,7 +14,6 @@ export {
   type LoadBrokerConfigOptions,
   type LoadedBrokerConfig,
   loadBrokerConfig,
-  localAddress,
   namesrvAddressList,
   parseConfigValue,
   systemEnvironment,

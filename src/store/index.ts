@@ -1,6 +1,5 @@
 /** The message store's public surface: what the broker and tools use. */
 
-export { writeFileAtomic } from './atomic-file.js';
 export { StoreCheckpoint } from './checkpoint.js';
 export { CommitLog, type RecoveryResult } from './commit-log.js';
 export {

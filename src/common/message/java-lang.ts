@@ -4,6 +4,7 @@
  */
 
 import { ValidationError } from '../errors.js';
+import { parseJavaInt } from '../java-parse.js';
 
 /** `String.compareTo`: UTF-16 code unit order; returns the same int Java does (not just its sign). */
 export function javaStringCompare(a: string, b: string): number {
@@ -50,23 +51,11 @@ export function javaTrimIsEmpty(s: string): boolean {
   return true;
 }
 
-const INT_PATTERN = /^[+-]?[0-9]+$/;
-
-/** `Integer.parseInt(s)` (radix 10): sign, ASCII digits, int32 range; anything else is refused. */
-export function parseJavaInt(s: string, what: string): number {
-  if (!INT_PATTERN.test(s)) {
-    throw new ValidationError(`${what}: "${s}" is not an integer`);
-  }
-  const v = Number(s);
-  if (v > 2147483647 || v < -2147483648) {
-    throw new ValidationError(`${what}: "${s}" is out of the int range`);
-  }
+/** `Integer.parseInt(s)` (radix 10) that throws a ValidationError naming `what` where Java throws. */
+export function requireJavaInt(s: string, what: string): number {
+  const v = parseJavaInt(s);
+  if (v === undefined) throw new ValidationError(`${what}: "${s}" is not an int`);
   return v;
-}
-
-/** `Boolean.parseBoolean(s)`: only a case-insensitive "true" is true. */
-export function parseJavaBoolean(s: string | undefined): boolean {
-  return s !== undefined && s.length === 4 && s.toLowerCase() === 'true';
 }
 
 /** True when `v` is an integer Java could hold in an `int`. */

@@ -1,8 +1,9 @@
 /** The message model (upstream `Message`, `MessageExt`). */
 
 import { ValidationError } from '../errors.js';
+import { parseJavaBoolean } from '../java-parse.js';
 import { type HostAddress, UNSPECIFIED_HOST } from './host.js';
-import { isInt32, javaTrimIsEmpty, parseJavaBoolean, parseJavaInt } from './java-lang.js';
+import { isInt32, javaTrimIsEmpty, requireJavaInt } from './java-lang.js';
 import { MessageConst, RESERVED_PROPERTY_NAMES } from './message-const.js';
 
 /** Magic code of a V1 stored record (1-byte topic length); the only one 4.9.8 writes. */
@@ -110,7 +111,7 @@ export class Message {
   /** DELAY as an int; 0 when absent; ValidationError when not an int (Java throws NumberFormatException). */
   get delayTimeLevel(): number {
     const t = this.properties.get(MessageConst.PROPERTY_DELAY_TIME_LEVEL);
-    return t === undefined ? 0 : parseJavaInt(t, MessageConst.PROPERTY_DELAY_TIME_LEVEL);
+    return t === undefined ? 0 : requireJavaInt(t, MessageConst.PROPERTY_DELAY_TIME_LEVEL);
   }
 
   set delayTimeLevel(level: number) {

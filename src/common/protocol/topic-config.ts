@@ -5,10 +5,11 @@
  * and the text form of the compressed registration, `"<name> <read> <write> <perm> <filterType>"`,
  * which drops topicSysFlag and order.
  */
-import { parseJavaInt } from '../../remoting/protocol/header-schema.js';
+
 import { PermName } from '../constants.js';
 import { RemotingCommandError } from '../errors.js';
 import type { FjEmittableRecord } from '../fastjson/index.js';
+import { parseJavaInt } from '../java-parse.js';
 import type { BodyReader } from './body-reader.js';
 
 export type TopicFilterType = 'SINGLE_TAG' | 'MULTI_TAG';

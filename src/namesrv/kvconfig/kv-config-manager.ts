@@ -10,8 +10,8 @@
 import { readFile } from 'node:fs/promises';
 import { RocketMQError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger.js';
+import { writeFileAtomic } from '../../common/platform/atomic-file.js';
 import { encodeKVTable } from '../../common/protocol/kv-table.js';
-import { writeFileAtomic } from '../../store/atomic-file.js';
 import { javaOrderedEntries } from '../routeinfo/java-order.js';
 import { decodeKVConfig, encodeKVConfig, type KVConfigTable } from './kv-config-serialize-wrapper.js';
 

@@ -4,7 +4,7 @@
  * of the commit log recorded).
  */
 import { ValidationError } from '../../common/errors.js';
-import { parseJavaInt } from '../../common/message/java-lang.js';
+import { requireJavaInt } from '../../common/message/java-lang.js';
 import { MessageConst } from '../../common/message/message-const.js';
 import { javaPropertiesOrder, messageProperties2String } from '../../common/message/properties.js';
 import { decodeMessage } from '../../common/message/stored-format.js';
@@ -40,7 +40,7 @@ export function messageTimeup(record: Buffer): MessageExtBrokerInner {
       `delayed message ${ext.offsetMsgId} has no ${MessageConst.PROPERTY_REAL_QUEUE_ID}`,
     );
   }
-  const queueId = parseJavaInt(queueIdText, MessageConst.PROPERTY_REAL_QUEUE_ID);
+  const queueId = requireJavaInt(queueIdText, MessageConst.PROPERTY_REAL_QUEUE_ID);
   // A name or id no consume queue can have would fail the dispatch and stop the store taking appends.
   validateTopic(topic);
   validateQueueId(queueId);

@@ -24,15 +24,33 @@ const srcRoot = join(repoRoot, 'src');
 
 /** Which layers each layer may import. A layer is the first path segment under src/ (two for remoting). */
 const ALLOWED: Record<string, readonly string[]> = {
-  common: ['common', 'remoting/protocol'],
+  common: ['common'],
+  // What touches the host (files, network interfaces), for every server and client layer.
+  'common/platform': ['common/platform', 'common'],
   'remoting/protocol': ['remoting/protocol', 'common'],
   'remoting/transport': ['remoting/transport', 'remoting/protocol', 'common'],
   filter: ['filter', 'common'],
-  store: ['store', 'common'],
-  namesrv: ['namesrv', 'store', 'remoting/transport', 'remoting/protocol', 'common'],
-  broker: ['broker', 'store', 'filter', 'remoting/transport', 'remoting/protocol', 'common'],
-  client: ['client', 'filter', 'remoting/transport', 'remoting/protocol', 'common'],
-  admin: ['admin', 'client', 'filter', 'remoting/transport', 'remoting/protocol', 'common'],
+  store: ['store', 'common/platform', 'common'],
+  namesrv: ['namesrv', 'remoting/transport', 'remoting/protocol', 'common/platform', 'common'],
+  broker: [
+    'broker',
+    'store',
+    'filter',
+    'remoting/transport',
+    'remoting/protocol',
+    'common/platform',
+    'common',
+  ],
+  client: ['client', 'filter', 'remoting/transport', 'remoting/protocol', 'common/platform', 'common'],
+  admin: [
+    'admin',
+    'client',
+    'filter',
+    'remoting/transport',
+    'remoting/protocol',
+    'common/platform',
+    'common',
+  ],
   embedded: [
     'embedded',
     'broker',
@@ -41,6 +59,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'filter',
     'remoting/transport',
     'remoting/protocol',
+    'common/platform',
     'common',
   ],
   cli: [
@@ -54,6 +73,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'filter',
     'remoting/transport',
     'remoting/protocol',
+    'common/platform',
     'common',
   ],
   '.': [
@@ -66,6 +86,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'filter',
     'remoting/transport',
     'remoting/protocol',
+    'common/platform',
     'common',
     'cli',
   ],
@@ -109,6 +130,7 @@ function layerOf(file: string): string {
   const parts = relative(srcRoot, file).split(/[\\/]/);
   if (parts.length === 1) return '.';
   if (parts[0] === 'remoting') return `remoting/${parts.length > 2 ? parts[1] : 'protocol'}`;
+  if (parts[0] === 'common' && parts[1] === 'platform' && parts.length > 2) return 'common/platform';
   return parts[0] ?? '.';
 }
 
@@ -193,6 +215,12 @@ test('the layer checker itself catches a forbidden edge', () => {
   assert.equal(layerOf(join(srcRoot, 'store', 'x.ts')), 'store');
   assert.equal(layerOf(join(srcRoot, 'remoting', 'transport', 'x.ts')), 'remoting/transport');
   assert.equal(ALLOWED.store?.includes('broker'), false);
+  assert.equal(layerOf(join(srcRoot, 'common', 'platform', 'x.ts')), 'common/platform');
+  assert.equal(ALLOWED.common?.includes('common/platform'), false);
+  assert.equal(ALLOWED.common?.includes('remoting/protocol'), false);
+  assert.equal(ALLOWED.namesrv?.includes('store'), false);
+  assert.equal(ALLOWED.client?.includes('store'), false);
+  assert.equal(ALLOWED.client?.includes('broker'), false);
   assert.deepEqual(importsOf(join(srcRoot, 'remoting', 'protocol', 'frame.ts')).sort(), [
     '../../common/errors.js',
     './command.js',

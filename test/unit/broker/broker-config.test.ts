@@ -14,13 +14,13 @@ import {
   brokerConfigProperties,
   defaultBrokerConfig,
   loadBrokerConfig,
-  localAddress,
   namesrvAddressList,
   toMessageStoreConfig,
   UPSTREAM_IGNORED_KEYS,
 } from '../../../src/broker/broker-config.js';
 import { BrokerController } from '../../../src/broker/broker-controller.js';
 import { ValidationError } from '../../../src/common/errors.js';
+import { localAddress } from '../../../src/common/platform/local-address.js';
 import { DEFAULT_MESSAGE_STORE_CONFIG } from '../../../src/store/config.js';
 import { capturingLogger, TEST_ENV } from './helpers.js';
 

@@ -3,7 +3,8 @@
  * to `<file>.tmp` and is flushed to disk, the previous content is kept as `<file>.bak`, and the temp file
  * is renamed over the original (atomic on POSIX), so a reader sees the old file or the new one, never
  * a partial one. The directory is synced after the rename so the new name survives a power loss.
- * Shared by every component that keeps a config file (name server KV table, broker metadata).
+ * Shared by every component that keeps a file of its own (name server KV table, broker metadata, a
+ * client's local consumer offsets).
  */
 import { copyFile, mkdir, open, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
