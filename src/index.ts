@@ -1,9 +1,19 @@
 /**
- * rocketmq-ts: Apache RocketMQ's name server and broker for Node.js, wire-compatible with the
- * official clients. The programmatic entry points; deeper parts are importable by path.
+ * rocketmq-ts: Apache RocketMQ for Node.js (clients, name server, broker), wire-compatible with the
+ * official Java implementation. The programmatic entry points; deeper parts are importable by path.
  */
 export { type BrokerConfig, type BrokerConfigOverrides, loadBrokerConfig } from './broker/broker-config.js';
 export { BrokerController, type CreateBrokerOptions, createBroker } from './broker/broker-controller.js';
+export * from './client/index.js';
+export { RocketMQError, ValidationError } from './common/errors.js';
+export { Message, MessageExt, type MessageInit } from './common/message/message.js';
+export { MessageQueue } from './common/message/message-queue.js';
 export { type Embedded, type EmbeddedOptions, startEmbedded } from './embedded/embedded.js';
 export { type Standalone, type StandaloneOptions, startStandalone } from './embedded/standalone.js';
 export { type CreateNamesrvOptions, createNamesrv, NamesrvController } from './namesrv/index.js';
+export {
+  RemotingAbortedError,
+  RemotingConnectError,
+  RemotingConnectionClosedError,
+  RemotingTimeoutError,
+} from './remoting/transport/errors.js';

@@ -11,11 +11,28 @@ export interface Clock {
   setTimeout(fn: () => void, ms: number): TimerHandle;
 }
 
+/**
+ * The real clock. Its timers do not keep the process alive: servers hold their sockets open and so
+ * live anyway, and a forgotten store timer must not stop a test process from exiting.
+ */
 export const systemClock: Clock = {
   now: () => Date.now(),
   setTimeout(fn, ms) {
     const t = setTimeout(fn, ms);
     t.unref?.();
+    return { cancel: () => clearTimeout(t) };
+  },
+};
+
+/**
+ * The real clock with timers that keep the process alive, for clients: a started client runs until
+ * it is shut down, and its shutdown must cancel every timer for the process to exit, so a leaked
+ * timer shows instead of hiding behind unref().
+ */
+export const liveSystemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout(fn, ms) {
+    const t = setTimeout(fn, ms);
     return { cancel: () => clearTimeout(t) };
   },
 };

@@ -1,6 +1,7 @@
 /**
  * Typed failures of the transport. Each names the peer address so a caller juggling many brokers
- * can tell which one failed without parsing the message.
+ * can tell which one failed without parsing the message. A timeout, a lost or refused connection and
+ * a full pending table may clear up, so those are retriable; an abort is the caller's own decision.
  */
 import { RocketMQError } from '../../common/errors.js';
 
@@ -10,7 +11,7 @@ export class RemotingTimeoutError extends RocketMQError {
   readonly timeoutMs: number;
 
   constructor(address: string, timeoutMs: number) {
-    super(`request to ${address} timed out after ${timeoutMs} ms`);
+    super(`request to ${address} timed out after ${timeoutMs} ms`, 1, { retriable: true });
     this.address = address;
     this.timeoutMs = timeoutMs;
   }
@@ -22,7 +23,7 @@ export class RemotingConnectionClosedError extends RocketMQError {
   readonly reason: string;
 
   constructor(address: string, reason: string) {
-    super(`connection to ${address} closed: ${reason}`);
+    super(`connection to ${address} closed: ${reason}`, 1, { retriable: true });
     this.address = address;
     this.reason = reason;
   }
@@ -33,7 +34,7 @@ export class RemotingConnectError extends RocketMQError {
   readonly address: string;
 
   constructor(address: string, detail: string, options?: ErrorOptions) {
-    super(`connect to ${address} failed: ${detail}`, 1, options);
+    super(`connect to ${address} failed: ${detail}`, 1, { ...options, retriable: true });
     this.address = address;
   }
 }
@@ -54,7 +55,7 @@ export class RemotingTooMuchRequestError extends RocketMQError {
   readonly limit: number;
 
   constructor(address: string, limit: number) {
-    super(`${limit} requests to ${address} are already waiting for a response`);
+    super(`${limit} requests to ${address} are already waiting for a response`, 1, { retriable: true });
     this.address = address;
     this.limit = limit;
   }

@@ -1,0 +1,187 @@
+/**
+ * Options every client shares (upstream `ClientConfig`), with upstream's names and defaults, and the
+ * client id they give: `clientIP@instanceName[@unitName]`. Clients with equal ids share one
+ * MQClientInstance (one connection per broker, one heartbeat carrying all their groups).
+ */
+import { type Clock, liveSystemClock } from '../common/clock.js';
+import { ValidationError } from '../common/errors.js';
+import { createLogger, type Logger } from '../common/logger.js';
+import { localAddress } from '../common/platform/local-address.js';
+import { parseAddress } from '../remoting/transport/address.js';
+import type { RPCHook } from '../remoting/transport/processor.js';
+import type { RemotingClientSettings } from '../remoting/transport/settings.js';
+import { withoutNamespace, wrapNamespace } from './namespace.js';
+
+/** Upstream's placeholder instance name, replaced by `pid#nanotime` when a client starts. */
+export const DEFAULT_INSTANCE_NAME = 'DEFAULT';
+
+export interface ClientOptions {
+  /**
+   * Name servers, `host:port;host:port` as upstream writes them, or a list. Default: the
+   * `NAMESRV_ADDR` environment variable.
+   */
+  namesrvAddr?: string | readonly string[] | undefined;
+  /** This host's address in the client id. Default: the address upstream's getLocalAddress picks. */
+  clientIP?: string | undefined;
+  /**
+   * Second part of the client id. Default `DEFAULT`, which start() turns into `<pid>#<nanotime>` as
+   * upstream does, so each client gets an instance of its own; give equal names to share one.
+   */
+  instanceName?: string | undefined;
+  /** Third part of the client id when set. */
+  unitName?: string | undefined;
+  unitMode?: boolean | undefined;
+  /** Prefix of topics and groups (`namespace%Topic`). */
+  namespace?: string | undefined;
+  /** Route refresh period of every topic in use, ms [30000]. */
+  pollNameServerInterval?: number | undefined;
+  /** Heartbeat period to every broker, ms [30000]. */
+  heartbeatBrokerInterval?: number | undefined;
+  /** Consumer offset persist period, ms [5000]. */
+  persistConsumerOffsetInterval?: number | undefined;
+  /** Pause before pulling again after a failed pull, ms [1000]. */
+  pullTimeDelayMillsWhenException?: number | undefined;
+  /** Send through the broker's VIP channel (its port - 2) [false]. */
+  vipChannelEnabled?: boolean | undefined;
+  /** Timeout of the client's own calls to name servers and brokers (routes, heartbeats), ms [3000]. */
+  mqClientApiTimeout?: number | undefined;
+  /** 5.x heartbeat V2: leave out unchanged subscriptions when the broker supports it [false]. */
+  useHeartbeatV2?: boolean | undefined;
+  /** Transport settings (connect timeout, idle time, frame size...). */
+  remoting?: Partial<RemotingClientSettings> | undefined;
+  /** Runs around every request (signing, tracing). */
+  rpcHook?: RPCHook | undefined;
+  /** Time source of every timer the client runs; tests pass a ManualClock. */
+  clock?: Clock | undefined;
+  logger?: Logger | undefined;
+}
+
+/** The options after defaults, as one client instance runs with them. */
+export interface ClientConfig {
+  readonly namesrvAddrList: readonly string[];
+  readonly clientIP: string;
+  readonly instanceName: string;
+  readonly unitName: string | undefined;
+  readonly unitMode: boolean;
+  readonly namespace: string | undefined;
+  readonly pollNameServerInterval: number;
+  readonly heartbeatBrokerInterval: number;
+  readonly persistConsumerOffsetInterval: number;
+  readonly pullTimeDelayMillsWhenException: number;
+  readonly vipChannelEnabled: boolean;
+  readonly mqClientApiTimeout: number;
+  readonly useHeartbeatV2: boolean;
+  readonly remoting: Partial<RemotingClientSettings>;
+  readonly rpcHook: RPCHook | undefined;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}
+
+export const DEFAULT_CLIENT_CONFIG = Object.freeze({
+  pollNameServerInterval: 30_000,
+  heartbeatBrokerInterval: 30_000,
+  persistConsumerOffsetInterval: 5_000,
+  pullTimeDelayMillsWhenException: 1_000,
+  vipChannelEnabled: false,
+  mqClientApiTimeout: 3_000,
+  unitMode: false,
+  useHeartbeatV2: false,
+});
+
+/**
+ * Splits upstream's `namesrvAddr` syntax (`a:9876;b:9876`, blanks ignored) and checks every entry is
+ * host:port, so a typo fails at creation instead of at the first send.
+ */
+export function parseNamesrvAddr(value: string | readonly string[] | undefined): string[] {
+  if (value === undefined) return [];
+  const parts = typeof value === 'string' ? value.split(';') : [...value];
+  const list = parts.map((p) => p.trim()).filter((p) => p.length > 0);
+  for (const addr of list) {
+    try {
+      parseAddress(addr);
+    } catch (error) {
+      throw new ValidationError(`namesrvAddr: ${(error as Error).message}`, -1);
+    }
+  }
+  return list;
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new ValidationError(`${name} must be a number > 0, got ${value}`, -1);
+  }
+  return value;
+}
+
+function nonNegative(name: string, value: number): number {
+  if (!Number.isFinite(value) || value < 0) {
+    throw new ValidationError(`${name} must be a number >= 0, got ${value}`, -1);
+  }
+  return value;
+}
+
+/** `changeInstanceNameToPID`: DEFAULT becomes `<pid>#<nanotime>`, unique per client. */
+export function instanceNameFor(instanceName: string | undefined): string {
+  const name = instanceName ?? DEFAULT_INSTANCE_NAME;
+  return name === DEFAULT_INSTANCE_NAME ? `${process.pid}#${process.hrtime.bigint()}` : name;
+}
+
+/** Applies defaults and checks every value; `changeInstanceName` is false for the client-inner producer. */
+export function resolveClientConfig(options: ClientOptions, changeInstanceName = true): ClientConfig {
+  const d = DEFAULT_CLIENT_CONFIG;
+  const fromEnv = process.env.NAMESRV_ADDR;
+  const namesrv = options.namesrvAddr ?? (fromEnv === '' ? undefined : fromEnv);
+  const instanceName = changeInstanceName
+    ? instanceNameFor(options.instanceName)
+    : (options.instanceName ?? DEFAULT_INSTANCE_NAME);
+  if (instanceName.length === 0) throw new ValidationError('instanceName must not be empty', -1);
+  const clientIP = options.clientIP ?? localAddress();
+  if (clientIP.length === 0) throw new ValidationError('clientIP must not be empty', -1);
+  return {
+    namesrvAddrList: parseNamesrvAddr(namesrv),
+    clientIP,
+    instanceName,
+    unitName: options.unitName === '' ? undefined : options.unitName,
+    unitMode: options.unitMode ?? d.unitMode,
+    namespace: options.namespace === '' ? undefined : options.namespace,
+    pollNameServerInterval: positive(
+      'pollNameServerInterval',
+      options.pollNameServerInterval ?? d.pollNameServerInterval,
+    ),
+    heartbeatBrokerInterval: positive(
+      'heartbeatBrokerInterval',
+      options.heartbeatBrokerInterval ?? d.heartbeatBrokerInterval,
+    ),
+    persistConsumerOffsetInterval: positive(
+      'persistConsumerOffsetInterval',
+      options.persistConsumerOffsetInterval ?? d.persistConsumerOffsetInterval,
+    ),
+    pullTimeDelayMillsWhenException: nonNegative(
+      'pullTimeDelayMillsWhenException',
+      options.pullTimeDelayMillsWhenException ?? d.pullTimeDelayMillsWhenException,
+    ),
+    vipChannelEnabled: options.vipChannelEnabled ?? d.vipChannelEnabled,
+    mqClientApiTimeout: positive('mqClientApiTimeout', options.mqClientApiTimeout ?? d.mqClientApiTimeout),
+    useHeartbeatV2: options.useHeartbeatV2 ?? d.useHeartbeatV2,
+    remoting: options.remoting ?? {},
+    rpcHook: options.rpcHook,
+    clock: options.clock ?? liveSystemClock,
+    logger: options.logger ?? createLogger('client'),
+  };
+}
+
+/** `buildMQClientId`: `clientIP@instanceName`, then `@unitName` when one is set. */
+export function buildMQClientId(
+  config: Pick<ClientConfig, 'clientIP' | 'instanceName' | 'unitName'>,
+): string {
+  const id = `${config.clientIP}@${config.instanceName}`;
+  return config.unitName === undefined ? id : `${id}@${config.unitName}`;
+}
+
+export function withNamespaceOf(config: Pick<ClientConfig, 'namespace'>, resource: string): string {
+  return wrapNamespace(config.namespace, resource);
+}
+
+export function withoutNamespaceOf(config: Pick<ClientConfig, 'namespace'>, resource: string): string {
+  return withoutNamespace(resource, config.namespace);
+}

@@ -1,0 +1,29 @@
+/** The Node.js client: producers now; consumers build on the same client instance. */
+export { type ClientOptions, DEFAULT_CLIENT_CONFIG } from './client-config.js';
+export {
+  CHANNEL_NAMES,
+  type CommunicationMode,
+  type HeartbeatFailureEvent,
+  type RouteChangeEvent,
+  type SendRetryEvent,
+  type SendTraceContext,
+} from './diagnostics.js';
+export {
+  ClientErrorCode,
+  ClientStateError,
+  isRetriableResponseCode,
+  MQBrokerError,
+  MQClientError,
+} from './errors.js';
+export { type SendResult, SendStatus } from './instance/requests/send-message.js';
+export type { SendOptions, WaitOptions } from './producer/default-mq-producer-impl.js';
+export type { MessageInput } from './producer/message-input.js';
+export {
+  type MessageQueueSelector,
+  selectMessageQueueByHash,
+  selectMessageQueueByMachineRoom,
+  selectMessageQueueByRandom,
+} from './producer/message-queue-selector.js';
+export { createProducer, type OnewayOptions, type Producer } from './producer/producer.js';
+export { DEFAULT_PRODUCER_OPTIONS, type ProducerOptions } from './producer/producer-options.js';
+export { MessageType, type SendMessageContext, type SendMessageHook } from './producer/send-hooks.js';
