@@ -16,6 +16,7 @@ export {
   MQClientError,
 } from './errors.js';
 export { type SendResult, SendStatus } from './instance/requests/send-message.js';
+export type { MQAdmin, QueryOptions, QueryResult, ViewMessageOptions } from './mq-admin.js';
 export type { SendOptions, WaitOptions } from './producer/default-mq-producer-impl.js';
 export type { MessageInput } from './producer/message-input.js';
 export {

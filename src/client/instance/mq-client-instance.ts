@@ -20,6 +20,7 @@ import { errorText } from '../errors.js';
 import { TopicPublishInfo } from '../producer/topic-publish-info.js';
 import { type ClientRemotingHost, registerClientProcessors } from './client-remoting-processor.js';
 import type { MQConsumerInner, MQProducerInner } from './inner.js';
+import { MQAdminImpl } from './mq-admin-impl.js';
 import { type CallOptions, MQClientAPI } from './mq-client-api.js';
 import { RepeatingTask } from './repeating-task.js';
 import {
@@ -47,6 +48,7 @@ export class MQClientInstance implements ClientRemotingHost {
   readonly config: ClientConfig;
   readonly remoting: RemotingClient;
   readonly api: MQClientAPI;
+  readonly admin: MQAdminImpl;
   readonly logger: Logger;
   /** topic -> the route last read from a name server. */
   readonly topicRouteTable = new Map<string, TopicRouteData>();
@@ -81,6 +83,7 @@ export class MQClientInstance implements ClientRemotingHost {
     );
     if (config.rpcHook !== undefined) this.remoting.registerRPCHook(config.rpcHook);
     this.api = new MQClientAPI(this.remoting, config.namesrvAddrList);
+    this.admin = new MQAdminImpl(this);
     registerClientProcessors(this.remoting, this);
     const clock = config.clock;
     this.tasks = [

@@ -42,6 +42,7 @@ import {
   type SendResult,
   SendStatus,
 } from '../instance/requests/send-message.js';
+import { NamespacedAdmin } from '../mq-admin.js';
 import { type MessageInput, toMessage } from './message-input.js';
 import type { MessageQueueSelector } from './message-queue-selector.js';
 import { MQFaultStrategy } from './mq-fault-strategy.js';
@@ -99,6 +100,8 @@ export class DefaultMQProducerImpl implements MQProducerInner {
   private readonly logger: Logger;
   private state: ServiceState = 'CREATE_JUST';
   private clientInstance: MQClientInstance | undefined;
+  /** searchOffset, maxOffset, viewMessage, queryMessage... through the running instance. */
+  readonly admin: NamespacedAdmin;
   private stopping: Promise<void> | undefined;
   transactionStateChecker: TransactionStateChecker | undefined;
 
@@ -110,6 +113,10 @@ export class DefaultMQProducerImpl implements MQProducerInner {
     this.logger = this.config.logger.child('producer');
     this.faultStrategy = new MQFaultStrategy(this.options, this.config.clock);
     setMaxListeners(0, this.shutdownController.signal);
+    this.admin = new NamespacedAdmin(this.config, () => {
+      this.makeSureStateOK();
+      return (this.clientInstance as MQClientInstance).admin;
+    });
     this.prepareOptions = {
       maxMessageSize: this.options.maxMessageSize,
       compressMsgBodyOverHowmuch: this.options.compressMsgBodyOverHowmuch,

@@ -8,9 +8,10 @@
  * await producer.shutdown();
  * ```
  */
-import type { Message } from '../../common/message/message.js';
+import type { Message, MessageExt } from '../../common/message/message.js';
 import type { MessageQueue } from '../../common/message/message-queue.js';
 import type { SendResult } from '../instance/requests/send-message.js';
+import type { MQAdmin, QueryOptions, QueryResult, ViewMessageOptions } from '../mq-admin.js';
 import { DefaultMQProducerImpl, type SendOptions } from './default-mq-producer-impl.js';
 import type { MessageInput } from './message-input.js';
 import type { ProducerOptions } from './producer-options.js';
@@ -18,7 +19,7 @@ import type { SendMessageHook } from './send-hooks.js';
 
 export type OnewayOptions = Omit<SendOptions, 'communicationMode' | 'timeoutMs'>;
 
-export interface Producer {
+export interface Producer extends MQAdmin {
   /** The group as given (without namespace). */
   readonly producerGroup: string;
   /** `ip@instanceName[@unitName]` once started. */
@@ -88,6 +89,37 @@ export class ProducerFacade implements Producer {
 
   registerSendMessageHook(hook: SendMessageHook): void {
     this.impl.registerSendMessageHook(hook);
+  }
+
+  searchOffset(mq: MessageQueue, timestamp: number | bigint, options?: QueryOptions): Promise<bigint> {
+    return this.impl.admin.searchOffset(mq, timestamp, options);
+  }
+
+  maxOffset(mq: MessageQueue, options?: QueryOptions): Promise<bigint> {
+    return this.impl.admin.maxOffset(mq, options);
+  }
+
+  minOffset(mq: MessageQueue, options?: QueryOptions): Promise<bigint> {
+    return this.impl.admin.minOffset(mq, options);
+  }
+
+  earliestMsgStoreTime(mq: MessageQueue, options?: QueryOptions): Promise<bigint> {
+    return this.impl.admin.earliestMsgStoreTime(mq, options);
+  }
+
+  viewMessage(msgId: string, options?: ViewMessageOptions): Promise<MessageExt> {
+    return this.impl.admin.viewMessage(msgId, options);
+  }
+
+  queryMessage(
+    topic: string,
+    key: string,
+    maxNum: number,
+    begin: number | bigint,
+    end: number | bigint,
+    options?: QueryOptions,
+  ): Promise<QueryResult> {
+    return this.impl.admin.queryMessage(topic, key, maxNum, begin, end, options);
   }
 }
 
