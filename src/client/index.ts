@@ -17,7 +17,9 @@ export {
 } from './errors.js';
 export { type SendResult, SendStatus } from './instance/requests/send-message.js';
 export type { MQAdmin, QueryOptions, QueryResult, ViewMessageOptions } from './mq-admin.js';
+export { DEFAULT_CHECK_EXECUTOR_LIMITS } from './producer/check-request-executor.js';
 export type { SendOptions, WaitOptions } from './producer/default-mq-producer-impl.js';
+export { LocalTransactionState } from './producer/local-transaction-state.js';
 export type { MessageInput } from './producer/message-input.js';
 export {
   type MessageQueueSelector,
@@ -28,3 +30,11 @@ export {
 export { createProducer, type OnewayOptions, type Producer } from './producer/producer.js';
 export { DEFAULT_PRODUCER_OPTIONS, type ProducerOptions } from './producer/producer-options.js';
 export { MessageType, type SendMessageContext, type SendMessageHook } from './producer/send-hooks.js';
+export {
+  createTransactionProducer,
+  type ExecuteLocalTransaction,
+  type TransactionCheckListener,
+  type TransactionProducer,
+  type TransactionProducerOptions,
+  type TransactionSendResult,
+} from './producer/transaction-producer.js';

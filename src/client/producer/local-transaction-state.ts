@@ -1,0 +1,34 @@
+/**
+ * Upstream `LocalTransactionState`: what a local transaction came to, and the transaction type of
+ * MessageSysFlag that END_TRANSACTION carries for it. `UNKNOW` keeps upstream's spelling, which is
+ * also what the official clients and brokers print.
+ */
+import { MessageSysFlag } from '../../common/message/sysflag.js';
+
+export const LocalTransactionState = {
+  /** The half message becomes visible to consumers. */
+  COMMIT_MESSAGE: 'COMMIT_MESSAGE',
+  /** The half message is dropped; consumers never see it. */
+  ROLLBACK_MESSAGE: 'ROLLBACK_MESSAGE',
+  /** Not decided yet: the broker asks the group again later (CHECK_TRANSACTION_STATE). */
+  UNKNOW: 'UNKNOW',
+} as const;
+export type LocalTransactionState = (typeof LocalTransactionState)[keyof typeof LocalTransactionState];
+
+const STATES: ReadonlySet<unknown> = new Set(Object.values(LocalTransactionState));
+
+export function isLocalTransactionState(value: unknown): value is LocalTransactionState {
+  return STATES.has(value);
+}
+
+/** END_TRANSACTION's commitOrRollback for `state`. */
+export function transactionTypeOf(state: LocalTransactionState): number {
+  switch (state) {
+    case LocalTransactionState.COMMIT_MESSAGE:
+      return MessageSysFlag.TRANSACTION_COMMIT_TYPE;
+    case LocalTransactionState.ROLLBACK_MESSAGE:
+      return MessageSysFlag.TRANSACTION_ROLLBACK_TYPE;
+    default:
+      return MessageSysFlag.TRANSACTION_NOT_TYPE;
+  }
+}
