@@ -6,6 +6,7 @@
 import { type Clock, liveSystemClock } from '../common/clock.js';
 import { ValidationError } from '../common/errors.js';
 import { createLogger, type Logger } from '../common/logger.js';
+import { javaIsBlank } from '../common/message/java-lang.js';
 import { localAddress } from '../common/platform/local-address.js';
 import { parseAddress } from '../remoting/transport/address.js';
 import type { RPCHook } from '../remoting/transport/processor.js';
@@ -97,13 +98,38 @@ export function parseNamesrvAddr(value: string | readonly string[] | undefined):
   const parts = typeof value === 'string' ? value.split(';') : [...value];
   const list = parts.map((p) => p.trim()).filter((p) => p.length > 0);
   for (const addr of list) {
+    let host: string;
     try {
-      parseAddress(addr);
+      host = parseAddress(addr).host;
     } catch (error) {
       throw new ValidationError(`namesrvAddr: ${(error as Error).message}`, -1);
     }
+    // parseAddress takes any host text; a comma or space here is a list written the wrong way.
+    if (!HOST_PATTERN.test(host)) {
+      throw new ValidationError(
+        `namesrvAddr: address "${addr}" has a bad host (separate name servers with ';')`,
+        -1,
+      );
+    }
   }
   return list;
+}
+
+/** Host names, IPv4 and IPv6 (with a zone) addresses. */
+const HOST_PATTERN = /^[A-Za-z0-9._%:-]+$/;
+
+function optionalString(name: string, value: unknown): string | undefined {
+  if (value !== undefined && typeof value !== 'string') {
+    throw new ValidationError(`${name} must be a string, got ${typeof value}`, -1);
+  }
+  return value;
+}
+
+function optionalBoolean(name: string, value: unknown): boolean | undefined {
+  if (value !== undefined && typeof value !== 'boolean') {
+    throw new ValidationError(`${name} must be true or false, got ${typeof value}`, -1);
+  }
+  return value;
 }
 
 function positive(name: string, value: number): number {
@@ -131,19 +157,22 @@ export function resolveClientConfig(options: ClientOptions, changeInstanceName =
   const d = DEFAULT_CLIENT_CONFIG;
   const fromEnv = process.env.NAMESRV_ADDR;
   const namesrv = options.namesrvAddr ?? (fromEnv === '' ? undefined : fromEnv);
+  const givenInstanceName = optionalString('instanceName', options.instanceName);
   const instanceName = changeInstanceName
-    ? instanceNameFor(options.instanceName)
-    : (options.instanceName ?? DEFAULT_INSTANCE_NAME);
+    ? instanceNameFor(givenInstanceName)
+    : (givenInstanceName ?? DEFAULT_INSTANCE_NAME);
   if (instanceName.length === 0) throw new ValidationError('instanceName must not be empty', -1);
-  const clientIP = options.clientIP ?? localAddress();
+  const clientIP = optionalString('clientIP', options.clientIP) ?? localAddress();
   if (clientIP.length === 0) throw new ValidationError('clientIP must not be empty', -1);
+  const unitName = optionalString('unitName', options.unitName);
+  const namespace = optionalString('namespace', options.namespace);
   return {
     namesrvAddrList: parseNamesrvAddr(namesrv),
     clientIP,
     instanceName,
-    unitName: options.unitName === '' ? undefined : options.unitName,
-    unitMode: options.unitMode ?? d.unitMode,
-    namespace: options.namespace === '' ? undefined : options.namespace,
+    unitName: unitName === '' ? undefined : unitName,
+    unitMode: optionalBoolean('unitMode', options.unitMode) ?? d.unitMode,
+    namespace: namespace === '' ? undefined : namespace,
     pollNameServerInterval: positive(
       'pollNameServerInterval',
       options.pollNameServerInterval ?? d.pollNameServerInterval,
@@ -160,9 +189,9 @@ export function resolveClientConfig(options: ClientOptions, changeInstanceName =
       'pullTimeDelayMillsWhenException',
       options.pullTimeDelayMillsWhenException ?? d.pullTimeDelayMillsWhenException,
     ),
-    vipChannelEnabled: options.vipChannelEnabled ?? d.vipChannelEnabled,
+    vipChannelEnabled: optionalBoolean('vipChannelEnabled', options.vipChannelEnabled) ?? d.vipChannelEnabled,
     mqClientApiTimeout: positive('mqClientApiTimeout', options.mqClientApiTimeout ?? d.mqClientApiTimeout),
-    useHeartbeatV2: options.useHeartbeatV2 ?? d.useHeartbeatV2,
+    useHeartbeatV2: optionalBoolean('useHeartbeatV2', options.useHeartbeatV2) ?? d.useHeartbeatV2,
     remoting: options.remoting ?? {},
     rpcHook: options.rpcHook,
     clock: options.clock ?? liveSystemClock,
@@ -170,12 +199,12 @@ export function resolveClientConfig(options: ClientOptions, changeInstanceName =
   };
 }
 
-/** `buildMQClientId`: `clientIP@instanceName`, then `@unitName` when one is set. */
+/** `buildMQClientId`: `clientIP@instanceName`, then `@unitName` when one is set and not blank. */
 export function buildMQClientId(
   config: Pick<ClientConfig, 'clientIP' | 'instanceName' | 'unitName'>,
 ): string {
   const id = `${config.clientIP}@${config.instanceName}`;
-  return config.unitName === undefined ? id : `${id}@${config.unitName}`;
+  return config.unitName === undefined || javaIsBlank(config.unitName) ? id : `${id}@${config.unitName}`;
 }
 
 export function withNamespaceOf(config: Pick<ClientConfig, 'namespace'>, resource: string): string {

@@ -3,7 +3,7 @@
  * before any network call, and a bad value fails with a ValidationError naming the field.
  */
 import { ValidationError } from '../../common/errors.js';
-import { isInt32 } from '../../common/message/java-lang.js';
+import { isInt32, javaTrimIsEmpty } from '../../common/message/java-lang.js';
 import { Message } from '../../common/message/message.js';
 import {
   MessageConst,
@@ -68,6 +68,8 @@ export function toMessage(input: Message | MessageInput): Message {
   const keys = input.keys;
   if (keys !== undefined && typeof keys !== 'string' && !Array.isArray(keys))
     fail('keys', 'must be a string or a list');
+  if (input.waitStoreMsgOK !== undefined && typeof input.waitStoreMsgOK !== 'boolean')
+    fail('waitStoreMsgOK', `must be true or false, got ${typeof input.waitStoreMsgOK}`);
   const msg = new Message(input.topic, bodyOf(input.body), {
     ...(input.tags === undefined ? {} : { tags: input.tags }),
     ...(keys === undefined ? {} : { keys }),
@@ -77,6 +79,10 @@ export function toMessage(input: Message | MessageInput): Message {
   if (input.properties !== undefined) {
     for (const [name, value] of entriesOf(input.properties)) {
       if (typeof value !== 'string') fail(`property ${name}`, `must be a string, got ${typeof value}`);
+      // putUserProperty refuses blank names and values too, but without saying which property it was.
+      if (javaTrimIsEmpty(name) || javaTrimIsEmpty(value)) {
+        fail(`property ${name}`, 'must have a name and a value that are not blank');
+      }
       msg.putUserProperty(name, value);
     }
   }
@@ -94,6 +100,10 @@ export function toMessage(input: Message | MessageInput): Message {
  * flag outside int32 and a bad DELAY, which the broker would refuse later.
  */
 export function validateMessage(msg: Message, maxMessageSize: number): void {
+  const body: unknown = msg?.body;
+  if (body !== undefined && body !== null && !Buffer.isBuffer(body)) {
+    fail('body', `must be a Buffer, got ${typeof body}`);
+  }
   checkMessage(msg, maxMessageSize);
   if (!isInt32(msg.flag)) fail('flag', `must be an int32, got ${msg.flag}`);
   if (msg.properties.has(MessageConst.PROPERTY_DELAY_TIME_LEVEL) && msg.delayTimeLevel < 0) {

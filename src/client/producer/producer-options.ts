@@ -92,10 +92,36 @@ function integer(name: string, value: number, min: number, max = Number.MAX_SAFE
 }
 
 function durations(name: string, list: readonly number[]): readonly number[] {
+  if (!Array.isArray(list)) throw new ValidationError(`${name} must be a list of numbers`, -1);
   list.forEach((v, i) => {
     integer(`${name}[${i}]`, v, 0);
   });
   return Object.freeze([...list]);
+}
+
+function flag(name: string, value: boolean | undefined, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean')
+    throw new ValidationError(`${name} must be true or false, got ${typeof value}`, -1);
+  return value;
+}
+
+/** Runs a shared check (whose text names a topic or group, as upstream's does) under the option's name. */
+function checkedAs(name: string, check: () => void): void {
+  try {
+    check();
+  } catch (error) {
+    if (error instanceof ValidationError)
+      throw new ValidationError(`${name}: ${error.message}`, error.responseCode);
+    throw error;
+  }
+}
+
+function responseCodes(list: readonly number[]): ReadonlySet<number> {
+  if (!Array.isArray(list) || !list.every((c) => Number.isInteger(c))) {
+    throw new ValidationError('retryResponseCodes must be a list of integer response codes', -1);
+  }
+  return new Set(list);
 }
 
 /** Defaults applied and every value checked; the group is the one given (namespace applied later). */
@@ -104,7 +130,7 @@ export function resolveProducerOptions(options: ProducerOptions): ResolvedProduc
     throw new ValidationError('producer options must be an object with a producerGroup', -1);
   }
   const d = DEFAULT_PRODUCER_OPTIONS;
-  checkGroup(options.producerGroup);
+  checkedAs('producerGroup', () => checkGroup(options.producerGroup));
   if (options.producerGroup === MixAll.DEFAULT_PRODUCER_GROUP) {
     throw new ValidationError(
       `producerGroup can not equal ${MixAll.DEFAULT_PRODUCER_GROUP}, please specify another one.`,
@@ -112,7 +138,7 @@ export function resolveProducerOptions(options: ProducerOptions): ResolvedProduc
     );
   }
   const createTopicKey = options.createTopicKey ?? d.createTopicKey;
-  checkTopic(createTopicKey);
+  checkedAs('createTopicKey', () => checkTopic(createTopicKey));
   const latencyMax = durations('latencyMax', options.latencyMax ?? d.latencyMax);
   const notAvailableDuration = durations(
     'notAvailableDuration',
@@ -134,8 +160,11 @@ export function resolveProducerOptions(options: ProducerOptions): ResolvedProduc
       options.retryTimesWhenSendAsyncFailed ?? d.retryTimesWhenSendAsyncFailed,
       0,
     ),
-    retryAnotherBrokerWhenNotStoreOK:
-      options.retryAnotherBrokerWhenNotStoreOK ?? d.retryAnotherBrokerWhenNotStoreOK,
+    retryAnotherBrokerWhenNotStoreOK: flag(
+      'retryAnotherBrokerWhenNotStoreOK',
+      options.retryAnotherBrokerWhenNotStoreOK,
+      d.retryAnotherBrokerWhenNotStoreOK,
+    ),
     compressMsgBodyOverHowmuch: integer(
       'compressMsgBodyOverHowmuch',
       options.compressMsgBodyOverHowmuch ?? d.compressMsgBodyOverHowmuch,
@@ -143,7 +172,11 @@ export function resolveProducerOptions(options: ProducerOptions): ResolvedProduc
     ),
     compressLevel: integer('compressLevel', options.compressLevel ?? d.compressLevel, -1, 9),
     maxMessageSize: integer('maxMessageSize', options.maxMessageSize ?? d.maxMessageSize, 1),
-    sendLatencyFaultEnable: options.sendLatencyFaultEnable ?? d.sendLatencyFaultEnable,
+    sendLatencyFaultEnable: flag(
+      'sendLatencyFaultEnable',
+      options.sendLatencyFaultEnable,
+      d.sendLatencyFaultEnable,
+    ),
     latencyMax,
     notAvailableDuration,
     defaultTopicQueueNums: integer(
@@ -152,6 +185,6 @@ export function resolveProducerOptions(options: ProducerOptions): ResolvedProduc
       1,
     ),
     createTopicKey,
-    retryResponseCodes: new Set(options.retryResponseCodes ?? d.retryResponseCodes),
+    retryResponseCodes: responseCodes(options.retryResponseCodes ?? d.retryResponseCodes),
   };
 }

@@ -4,13 +4,14 @@
  * bytes and the same id. Batches are encoded as upstream's MessageBatch.
  */
 import { MixAll } from '../../common/constants.js';
-import { parseJavaBoolean } from '../../common/java-parse.js';
+import { ValidationError } from '../../common/errors.js';
+import { parseJavaBoolean, parseJavaInt } from '../../common/java-parse.js';
 import { encodeBatch } from '../../common/message/batch.js';
 import { compressBody, compressedSysFlag } from '../../common/message/compression.js';
 import { Message } from '../../common/message/message.js';
 import { MessageConst } from '../../common/message/message-const.js';
 import { MessageSysFlag } from '../../common/message/sysflag.js';
-import { checkBatch } from '../../common/validators.js';
+import { checkBatch, checkTopic } from '../../common/validators.js';
 import { getUniqID, setUniqID } from './message-client-id-setter.js';
 import { encodeProperties, validateMessage } from './message-input.js';
 import { MessageType } from './send-hooks.js';
@@ -55,20 +56,33 @@ function messageType(msg: Message): MessageType {
   return MessageType.Normal_Msg;
 }
 
-/** The int a retry-topic property carries into the header, taken off the message as upstream does. */
+/**
+ * The int a retry-topic property carries into the header, taken off the message as upstream does
+ * (whose Integer.valueOf fails the send on anything else).
+ */
 function takeIntProperty(msg: Message, name: string): number | undefined {
   const text = msg.properties.get(name);
   if (text === undefined) return undefined;
+  const value = parseJavaInt(text);
+  if (value === undefined) {
+    throw new ValidationError(`message property ${name} must be an int, got ${JSON.stringify(text)}`, 13);
+  }
   msg.properties.delete(name);
-  const value = Number(text);
-  return Number.isInteger(value) ? value : undefined;
+  return value;
+}
+
+/** Upstream checks the topic after the namespace is put in front, so the wire topic must pass too. */
+function wireTopicOf(topic: string, options: PrepareOptions): string {
+  const wireTopic = options.wrap(topic);
+  if (wireTopic !== topic) checkTopic(wireTopic);
+  return wireTopic;
 }
 
 export function prepareSend(msg: Message, options: PrepareOptions): PreparedSend {
   validateMessage(msg, options.maxMessageSize);
+  const wireTopic = wireTopicOf(msg.topic, options);
   setUniqID(msg);
   if (options.namespace !== undefined) msg.instanceId = options.namespace;
-  const wireTopic = options.wrap(msg.topic);
   let reconsumeTimes = 0;
   let maxReconsumeTimes: number | undefined;
   if (wireTopic.startsWith(MixAll.RETRY_GROUP_TOPIC_PREFIX)) {
@@ -123,7 +137,7 @@ export function prepareBatch(messages: readonly Message[], options: PrepareOptio
     message: batch,
     batch: messages,
     topic: batch.topic,
-    wireTopic: options.wrap(batch.topic),
+    wireTopic: wireTopicOf(batch.topic, options),
     body: batch.body,
     sysFlag: 0,
     flag: batch.flag,

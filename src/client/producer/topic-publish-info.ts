@@ -2,6 +2,7 @@
  * TopicPublishInfo: the writable queues of a topic as a producer sees them, and the round robin over
  * them. Built from a route by `topicRouteData2TopicPublishInfo` whenever the route changes.
  */
+import { PermName } from '../../common/constants.js';
 import type { MessageQueue } from '../../common/message/message-queue.js';
 import type { TopicRouteData } from '../../common/protocol/route.js';
 
@@ -50,9 +51,11 @@ export class TopicPublishInfo {
     return list[this.sendWhichQueue.incrementAndGet() % list.length] as MessageQueue;
   }
 
-  /** Write queue count of `brokerName` in the route, -1 when the route has no such broker. */
+  /** Write queue count of `brokerName` in the route, -1 when the route has no writable queues there. */
   getQueueIdByBroker(brokerName: string): number {
-    const qd = this.topicRouteData?.queueDatas.find((q) => q.brokerName === brokerName);
+    const qd = this.topicRouteData?.queueDatas.find(
+      (q) => PermName.isWriteable(q.perm) && q.brokerName === brokerName,
+    );
     return qd === undefined ? -1 : qd.writeQueueNums;
   }
 }

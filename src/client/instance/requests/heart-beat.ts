@@ -1,4 +1,5 @@
 /** HEART_BEAT (34): the client's groups and subscriptions, to every broker it knows. */
+import { parseJavaBoolean } from '../../../common/java-parse.js';
 import { encodeHeartbeatData, type HeartbeatData } from '../../../common/protocol/heartbeat-data.js';
 import { createRequest, type RemotingCommand } from '../../../remoting/protocol/command.js';
 import { RequestCode } from '../../../remoting/protocol/request-code.js';
@@ -26,7 +27,7 @@ export function parseHeartbeatResponse(response: RemotingCommand, brokerAddr: st
   const ext = response.extFields;
   return {
     version: response.version,
-    supportV2: ext?.[IS_SUPPORT_HEART_BEAT_V2] === 'true',
-    subChange: ext?.[IS_SUB_CHANGE] === 'true',
+    supportV2: parseJavaBoolean(ext?.[IS_SUPPORT_HEART_BEAT_V2]),
+    subChange: parseJavaBoolean(ext?.[IS_SUB_CHANGE]),
   };
 }
