@@ -259,6 +259,50 @@ export interface GoldenBody {
   decodedTopics?: string[];
 }
 
+/** A strategy as allocate/vectors.json describes it (AllocateFixtures.java). */
+export type GoldenAllocateStrategy =
+  | { type: 'AVG' | 'AVG_BY_CIRCLE' }
+  | { type: 'CONFIG'; messageQueueList: Array<[string, number]> }
+  | { type: 'MACHINE_ROOM'; consumeridcs: string[] }
+  | { type: 'CONSISTENT_HASH'; virtualNodeCnt: number; hashFunction: string | null }
+  | { type: 'MACHINE_ROOM_NEARBY'; inner: GoldenAllocateStrategy };
+
+export interface GoldenAllocation {
+  currentCID: string;
+  /** Positions in mqAll of the queues allocate returned, in its order. */
+  result?: number[];
+  /** The queues themselves, for strategies over CONFIG (its list need not come from mqAll). */
+  resultQueues?: Array<[string, number]>;
+  error?: { class: string; message: string };
+}
+
+/** One line of allocate/vectors.json. */
+export interface GoldenAllocateCase {
+  strategy: GoldenAllocateStrategy;
+  name: string;
+  label: string;
+  consumerGroup: string;
+  topic: string;
+  /** In order, as runs of one broker's queues. */
+  mqAll: Array<[string, number[]]>;
+  cidAll: string[];
+  allocations: GoldenAllocation[];
+}
+
+export interface GoldenAllocate {
+  file: string;
+  cases: number;
+  casesPerStrategy: Record<string, number>;
+  constructorErrors: Array<{
+    strategy: string;
+    virtualNodeCnt: number;
+    error: { class: string; message: string } | null;
+  }>;
+  hashFunctions: Record<string, string>;
+  machineRoomResolver: string;
+  notes: string[];
+}
+
 export interface GoldenManifest {
   manifestVersion: number;
   generator: string;
@@ -275,6 +319,7 @@ export interface GoldenManifest {
   hashes: GoldenHashes;
   properties: GoldenProperties;
   bodies: GoldenBody[];
+  allocate: GoldenAllocate;
   /** Files written, manifest.json included. */
   fileCount: number;
 }

@@ -18,6 +18,7 @@ function listedFiles(): string[] {
   for (const r of m.messages.records) if (r.file !== null) files.push(r.file);
   files.push(m.messages.pullBody.file, m.messages.batch.file, m.messages.commitLogComparison.file);
   for (const b of m.bodies) files.push(b.file);
+  files.push(m.allocate.file);
   return files;
 }
 

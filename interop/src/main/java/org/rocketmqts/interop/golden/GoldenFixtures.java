@@ -69,6 +69,7 @@ public final class GoldenFixtures {
         manifest.put("hashes", new HashFixtures().run());
         manifest.put("properties", new PropertiesFixtures().run());
         manifest.put("bodies", new BodyFixtures(out).run());
+        manifest.put("allocate", new AllocateFixtures(out).run());
         manifest.put("fileCount", out.count() + 1);
 
         out.writeText("manifest.json", Json.pretty(manifest));
