@@ -5,6 +5,7 @@
 import { javaStringHashCode } from '../../common/java-hash.js';
 import type { Message } from '../../common/message/message.js';
 import type { MessageQueue } from '../../common/message/message-queue.js';
+import { machineRoomOf } from '../machine-room.js';
 
 /** Picks one of the topic's writable queues for `msg`; `arg` is what the caller passed to send. */
 export type MessageQueueSelector = (mqs: readonly MessageQueue[], msg: Message, arg: unknown) => MessageQueue;
@@ -58,8 +59,8 @@ export function selectMessageQueueByMachineRoom(consumeridcs: Iterable<string>):
   const rooms = new Set(consumeridcs);
   return (mqs, msg, arg) => {
     const inRoom = mqs.filter((mq) => {
-      const parts = mq.brokerName.split('@');
-      return parts.length === 2 && rooms.has(parts[0] as string);
+      const room = machineRoomOf(mq.brokerName);
+      return room !== undefined && rooms.has(room);
     });
     return selectMessageQueueByHash(inRoom.length > 0 ? inRoom : mqs, msg, arg);
   };

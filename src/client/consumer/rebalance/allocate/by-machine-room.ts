@@ -4,6 +4,7 @@
  * one each to the first members. Queues of other brokers go to nobody.
  */
 import type { MessageQueue } from '../../../../common/message/message-queue.js';
+import { machineRoomOf } from '../../../machine-room.js';
 import {
   AbstractAllocateMessageQueueStrategy,
   type AllocateStrategyOptions,
@@ -34,8 +35,8 @@ export class AllocateMessageQueueByMachineRoom extends AbstractAllocateMessageQu
 
     const currentIndex = cidAll.indexOf(currentCID);
     const premqAll = mqAll.filter((mq) => {
-      const parts = javaSplitAt(mq.brokerName);
-      return parts.length === 2 && this.consumeridcs.has(parts[0] as string);
+      const room = machineRoomOf(mq.brokerName);
+      return room !== undefined && this.consumeridcs.has(room);
     });
 
     const mod = Math.trunc(premqAll.length / cidAll.length);
@@ -49,16 +50,4 @@ export class AllocateMessageQueueByMachineRoom extends AbstractAllocateMessageQu
     }
     return result;
   }
-}
-
-/**
- * Java's `s.split("@")`: trailing empty parts are dropped (so `room@` is one part, not two), and a
- * string without `@` is its own single part.
- */
-function javaSplitAt(s: string): string[] {
-  const parts = s.split('@');
-  if (parts.length === 1) return parts;
-  let end = parts.length;
-  while (end > 0 && parts[end - 1] === '') end--;
-  return parts.slice(0, end);
 }
