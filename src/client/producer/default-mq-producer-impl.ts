@@ -340,7 +340,7 @@ export class DefaultMQProducerImpl implements MQProducerInner {
 
   private async sendDefaultImpl(call: SendCall): Promise<SendResult | undefined> {
     const { prepared, mode } = call;
-    const info = await this.tryToFindTopicPublishInfo(prepared.wireTopic);
+    const info = await this.tryToFindTopicPublishInfo(prepared.wireTopic, call);
     if (!info.ok()) throw this.noRouteError(prepared.topic, prepared.wireTopic);
     const timesTotal =
       mode === 'SYNC'
@@ -443,7 +443,7 @@ export class DefaultMQProducerImpl implements MQProducerInner {
   ): Promise<SendResult | undefined> {
     const { prepared } = call;
     if (typeof selector !== 'function') throw new ValidationError('selector must be a function', -1);
-    const info = await this.tryToFindTopicPublishInfo(prepared.wireTopic);
+    const info = await this.tryToFindTopicPublishInfo(prepared.wireTopic, call);
     if (!info.ok()) throw this.noRouteError(prepared.topic, prepared.wireTopic);
     const userQueues = info.messageQueueList.map(
       (q) => new MessageQueue(prepared.topic, q.brokerName, q.queueId),
@@ -483,7 +483,7 @@ export class DefaultMQProducerImpl implements MQProducerInner {
     const { prepared } = call;
     let brokerAddr = instance.findBrokerAddressInPublish(mq.brokerName);
     if (brokerAddr === undefined) {
-      await this.tryToFindTopicPublishInfo(mq.topic);
+      await this.tryToFindTopicPublishInfo(mq.topic, call);
       brokerAddr = instance.findBrokerAddressInPublish(mq.brokerName);
     }
     if (brokerAddr === undefined) {
@@ -583,17 +583,69 @@ export class DefaultMQProducerImpl implements MQProducerInner {
    * The route of `topic`: cached, else asked for; a topic the name servers do not know yet gets the
    * route of createTopicKey (the broker creates the topic on the first send, as the Java client has it).
    */
-  async tryToFindTopicPublishInfo(topic: string): Promise<TopicPublishInfo> {
+  async tryToFindTopicPublishInfo(topic: string, call?: SendCall): Promise<TopicPublishInfo> {
     const instance = this.clientInstance as MQClientInstance;
     let info = this.topicPublishInfoTable.get(topic);
     if (info === undefined || !info.ok()) {
       if (info === undefined) this.topicPublishInfoTable.set(topic, new TopicPublishInfo());
-      await instance.updateTopicRouteInfoFromNameServer(topic);
+      await this.withinCall(call, topic, instance.updateTopicRouteInfoFromNameServer(topic));
       info = this.topicPublishInfoTable.get(topic) as TopicPublishInfo;
     }
     if (info.haveTopicRouterInfo || info.ok()) return info;
-    await instance.updateTopicRouteInfoFromNameServer(topic, this.options);
+    await this.withinCall(call, topic, instance.updateTopicRouteInfoFromNameServer(topic, this.options));
     return this.topicPublishInfoTable.get(topic) as TopicPublishInfo;
+  }
+
+  /**
+   * A route lookup is shared by every send of the topic and bounded only by mqClientApiTimeout per
+   * name server; a send waits for it only within its own timeout and signal (the lookup goes on).
+   */
+  private withinCall<T>(call: SendCall | undefined, topic: string, lookup: Promise<T>): Promise<T> {
+    if (call === undefined) return lookup;
+    const namesrv = (this.clientInstance as MQClientInstance).api.namesrv.addresses.join(';');
+    return new Promise<T>((resolve, reject) => {
+      const finish = () => {
+        clearTimeout(timer);
+        call.signal.removeEventListener('abort', onAbort);
+      };
+      const onAbort = () => {
+        finish();
+        reject(new RemotingAbortedError(namesrv, call.signal.reason));
+      };
+      const timer = setTimeout(
+        () => {
+          finish();
+          reject(
+            new MQClientError(
+              `No route info of this topic: ${this.userTopic(topic)}: the name servers did not answer within the send's timeout`,
+              ClientErrorCode.NOT_FOUND_TOPIC_EXCEPTION,
+              {
+                topic: this.userTopic(topic),
+                group: this.producerGroup,
+                retriable: true,
+                cause: new RemotingTimeoutError(namesrv, call.timeout),
+              },
+            ),
+          );
+        },
+        Math.max(0, call.timeout - (Date.now() - call.begin)),
+      );
+      if (call.signal.aborted) {
+        onAbort();
+        return;
+      }
+      call.signal.addEventListener('abort', onAbort, { once: true });
+      lookup.then(
+        (value) => {
+          finish();
+          resolve(value);
+        },
+        (error: unknown) => {
+          finish();
+          reject(error);
+        },
+      );
+    });
   }
 
   /**
