@@ -1,9 +1,9 @@
 import { type BrokerStatsItem, encodeBrokerStatsData } from '../../common/protocol/broker-stats-data.js';
+import type { StatsSnapshot } from '../../common/stats/stats-item.js';
 import { createResponse } from '../../remoting/protocol/command.js';
 import { decodeHeader } from '../../remoting/protocol/header-schema.js';
 import { ViewBrokerStatsDataRequestHeader } from '../../remoting/protocol/headers/index.js';
 import { ResponseCode } from '../../remoting/protocol/response-code.js';
-import type { StatsSnapshot } from '../stats/stats-item.js';
 import type { BrokerRequestHandler } from './broker-context.js';
 
 function item(s: StatsSnapshot): BrokerStatsItem {

@@ -21,19 +21,15 @@
  *  - Topic deletion: onTopicDeleted(topic); subscription group deletion: onGroupDeleted(group).
  */
 import type { Clock, TimerHandle } from '../../common/clock.js';
-import { scheduleAtFixedRate } from './fixed-rate.js';
-import type { StatsItem } from './stats-item.js';
-import { MomentStatsItemSet, StatsItemSet } from './stats-item-set.js';
+import type { StatsItem } from '../../common/stats/stats-item.js';
+import { MomentStatsItemSet, StatsItemSet } from '../../common/stats/stats-item-set.js';
+import { startStatsSampling } from '../../common/stats/stats-sampling.js';
 import { Stats } from './stats-names.js';
 
 /** Upstream COMMERCIAL_OWNER: the request ext field naming a commercial owner. */
 export const COMMERCIAL_OWNER = 'Owner';
 /** Upstream SIZE_PER_COUNT: bytes one commercial "call" covers. */
 export const SIZE_PER_COUNT = 64 * 1024;
-
-const TEN_SECONDS = 10_000;
-const TEN_MINUTES = 600_000;
-const ONE_HOUR = 3_600_000;
 
 /** Upstream's buildStatsKey overloads: the parts joined by `@`. */
 export function buildStatsKey(...parts: ReadonlyArray<string | number>): string {
@@ -60,7 +56,7 @@ export class BrokerStatsManager {
   private readonly statsTable = new Map<string, StatsItemSet>();
   readonly momentStatsItemSetFallSize = new MomentStatsItemSet(Stats.GROUP_GET_FALL_SIZE);
   readonly momentStatsItemSetFallTime = new MomentStatsItemSet(Stats.GROUP_GET_FALL_TIME);
-  private timers: TimerHandle[] = [];
+  private sampling: TimerHandle | undefined;
 
   constructor(options: BrokerStatsManagerOptions) {
     this.clusterName = options.clusterName;
@@ -96,27 +92,13 @@ export class BrokerStatsManager {
 
   /** Starts sampling (idempotent). */
   start(): void {
-    if (this.timers.length > 0) return;
-    const every = (period: number, sample: (set: StatsItemSet, now: number) => void): TimerHandle =>
-      scheduleAtFixedRate(
-        this.clock,
-        () => {
-          const now = this.clock.now();
-          for (const set of this.statsTable.values()) sample(set, now);
-        },
-        0,
-        period,
-      );
-    this.timers = [
-      every(TEN_SECONDS, (set, now) => set.samplingInSeconds(now)),
-      every(TEN_MINUTES, (set, now) => set.samplingInMinutes(now)),
-      every(ONE_HOUR, (set, now) => set.samplingInHour(now)),
-    ];
+    if (this.sampling !== undefined) return;
+    this.sampling = startStatsSampling(this.clock, () => this.statsTable.values());
   }
 
   shutdown(): void {
-    for (const t of this.timers) t.cancel();
-    this.timers = [];
+    this.sampling?.cancel();
+    this.sampling = undefined;
   }
 
   /** The named set, if this manager keeps it (the QUEUE_* sets only with enableQueueStat). */

@@ -6,9 +6,9 @@
  */
 import type { Clock, TimerHandle } from '../../common/clock.js';
 import type { Logger } from '../../common/logger.js';
+import { scheduleAtFixedRate } from '../../common/stats/fixed-rate.js';
 import { DefaultMessageStore } from '../../store/default-message-store.js';
 import type { BrokerMessageStore } from '../message-store.js';
-import { scheduleAtFixedRate } from './fixed-rate.js';
 
 const ONE_DAY = 86_400_000;
 

@@ -31,6 +31,7 @@ import {
 import { javaStringHashCode } from '../../../src/common/java-hash.js';
 import { decompressBody, MessageQueue, MessageSysFlag } from '../../../src/common/message/index.js';
 import { type GoldenBody, goldenFile, goldenManifest } from '../../golden-fixtures.js';
+import { RUNNING_INFO_PROPERTIES } from '../common/consumer-running-golden.js';
 
 const bodies = goldenManifest().bodies;
 
@@ -169,6 +170,18 @@ const OFFSETS: FastjsonRecord = {
   },
 };
 
+/** A broadcasting consumer's offsets.json (OffsetSerializeWrapper), as the fixture's `content` lists it. */
+const LOCAL_OFFSETS: FastjsonRecord = {
+  offsetTable: new FjMap<FastjsonValue, FastjsonValue>([
+    [mq(0), 118],
+    [mq(1), 0],
+    [mq(2), 9007199254740993n],
+    [{ brokerName: 'broker-b', queueId: 0, topic: 'TopicTest' }, 57],
+    [{ brokerName: 'broker-a', queueId: 3, topic: 'TopicOrder' }, 3],
+  ]),
+};
+const LOCAL_OFFSETS_TYPE = bean({ offsetTable: { map: MESSAGE_QUEUE, of: 'value' } });
+
 const TOPIC_CONFIGS: FastjsonRecord = {
   dataVersion: { counter: 7, timestamp: 1700000000789 },
   topicConfigTable: {
@@ -213,6 +226,61 @@ function subscriptionGroup(
   for (const [k, v] of Object.entries(overrides)) if (v !== undefined) out[k] = v;
   return out;
 }
+
+// GET_CONSUMER_RUNNING_INFO / CONSUME_MESSAGE_DIRECTLY bodies (BodyFixtures.consumerRunningBodies).
+const CONSUME_STATUS = bean(
+  Object.fromEntries(
+    ['consumeFailedTPS', 'consumeOKTPS', 'consumeRT', 'pullRT', 'pullTPS'].map((k) => [k, 'double']),
+  ),
+);
+const CONSUMER_RUNNING_INFO = bean({
+  mqTable: { map: MESSAGE_QUEUE, of: bean() },
+  properties: { map: 'string', of: 'value' },
+  statusTable: { map: 'string', of: CONSUME_STATUS },
+  subscriptionSet: { set: SUBSCRIPTION_DATA },
+});
+const STATUS_ZERO: FastjsonRecord = {
+  consumeFailedMsgs: 0,
+  consumeFailedTPS: 0,
+  consumeOKTPS: 0,
+  consumeRT: 0,
+  pullRT: 0,
+  pullTPS: 0,
+};
+const STATUS_TOPIC_TEST: FastjsonRecord = {
+  consumeFailedMsgs: 9007199254740993n,
+  consumeFailedTPS: 1.0e-4,
+  consumeOKTPS: 2,
+  consumeRT: 12345678.9,
+  pullRT: 1.5,
+  pullTPS: 1 / 3,
+};
+
+/** A long as the parser gives it: a number when it fits, else a bigint. */
+const long = (n: bigint): number | bigint => (n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n);
+
+/** BodyFixtures.processQueueInfo(base, locked, dropped). */
+function processQueueInfo(base: bigint, locked: boolean, droped: boolean): FastjsonRecord {
+  return {
+    cachedMsgCount: 32,
+    cachedMsgMaxOffset: long(base + 32n),
+    cachedMsgMinOffset: long(base + 1n),
+    cachedMsgSizeInMiB: 3,
+    commitOffset: long(base),
+    droped,
+    lastConsumeTimestamp: 1700000000300,
+    lastLockTimestamp: 1700000000100,
+    lastPullTimestamp: 1700000000200,
+    locked,
+    transactionMsgCount: 4,
+    transactionMsgMaxOffset: long(base + 4n),
+    transactionMsgMinOffset: long(base + 1n),
+    tryUnlockTimes: 2,
+  };
+}
+const PROCESS_QUEUE_INFO_ZERO: FastjsonRecord = Object.fromEntries(
+  Object.entries(processQueueInfo(0n, false, false)).map(([k, v]) => [k, typeof v === 'boolean' ? false : 0]),
+);
 
 interface BodyCase {
   readonly type: JType;
@@ -396,6 +464,12 @@ const CASES: Record<string, BodyCase> = {
   'consumer-offset-wrapper': { type: OFFSET_TABLE, expected: OFFSETS },
   'consumerOffset.pretty': { type: OFFSET_TABLE, expected: OFFSETS, options: { pretty: true } },
   'consumerOffset.compact': { type: OFFSET_TABLE, expected: OFFSETS },
+  'offset-serialize-wrapper': { type: LOCAL_OFFSETS_TYPE, expected: LOCAL_OFFSETS },
+  'offset-serialize-wrapper.pretty': {
+    type: LOCAL_OFFSETS_TYPE,
+    expected: LOCAL_OFFSETS,
+    options: { pretty: true },
+  },
   heartbeat: {
     type: bean({
       consumerDataSet: { set: bean({ subscriptionDataSet: { set: SUBSCRIPTION_DATA } }) },
@@ -449,6 +523,61 @@ const CASES: Record<string, BodyCase> = {
       messageModel: 'CLUSTERING',
       subscriptionTable: { TopicTest: SUB_TOPIC },
     },
+  },
+  'consume-status': { type: CONSUME_STATUS, expected: STATUS_TOPIC_TEST },
+  'consume-status.zero': { type: CONSUME_STATUS, expected: STATUS_ZERO },
+  'process-queue-info': { type: bean(), expected: processQueueInfo(9007199254740993n, true, true) },
+  'consumer-running-info': {
+    type: CONSUMER_RUNNING_INFO,
+    expected: {
+      mqTable: new FjMap<FastjsonValue, FastjsonValue>([
+        [{ brokerName: 'broker-a', queueId: 0, topic: '%RETRY%cg-golden' }, PROCESS_QUEUE_INFO_ZERO],
+        [{ brokerName: 'broker-a', queueId: 0, topic: 'TopicOrder' }, processQueueInfo(0n, true, true)],
+        [mq(2), processQueueInfo(102n, true, false)],
+        [mq(10), processQueueInfo(110n, false, false)],
+        [{ brokerName: 'broker-b', queueId: 1, topic: 'TopicTest' }, processQueueInfo(200n, false, false)],
+      ]),
+      properties: Object.fromEntries(RUNNING_INFO_PROPERTIES),
+      statusTable: {
+        '%RETRY%cg-golden': STATUS_ZERO,
+        TopicOrder: { ...STATUS_ZERO, consumeOKTPS: 10, consumeRT: 3.25, pullRT: 0.5, pullTPS: 10 },
+        TopicTest: STATUS_TOPIC_TEST,
+      },
+      // A TreeSet: by topic@subString.
+      subscriptionSet: [SUB_RETRY, subscription('TopicOrder', '*', []), SUB_TOPIC],
+    },
+  },
+  'consumer-running-info.empty': {
+    type: CONSUMER_RUNNING_INFO,
+    expected: { mqTable: {}, properties: {}, statusTable: {}, subscriptionSet: [] },
+  },
+  'consumer-running-info.jstack': {
+    type: CONSUMER_RUNNING_INFO,
+    expected: {
+      jstack: '"main" Id=1 RUNNABLE\n\tat Main.run(Main.java:7)\n',
+      mqTable: {},
+      properties: { PROP_CONSUME_TYPE: 'CONSUME_PASSIVELY' },
+      statusTable: {},
+      subscriptionSet: [],
+    },
+  },
+  'consume-message-directly-result': {
+    type: bean(),
+    expected: { autoCommit: true, consumeResult: 'CR_SUCCESS', order: false, spentTimeMills: 12 },
+  },
+  'consume-message-directly-result.thrown': {
+    type: bean(),
+    expected: {
+      autoCommit: false,
+      consumeResult: 'CR_THROW_EXCEPTION',
+      order: true,
+      remark: 'java.lang.IllegalStateException: bad "order" 订单',
+      spentTimeMills: 9007199254740993n,
+    },
+  },
+  'consume-message-directly-result.empty': {
+    type: bean(),
+    expected: { autoCommit: true, order: false, spentTimeMills: 0 },
   },
 };
 

@@ -9,11 +9,13 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.rocketmq.broker.offset.ConsumerOffsetManager;
+import org.apache.rocketmq.client.consumer.store.OffsetSerializeWrapper;
 import org.apache.rocketmq.common.DataVersion;
 import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.common.TopicFilterType;
@@ -27,15 +29,20 @@ import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.common.message.MessageQueueForC;
 import org.apache.rocketmq.common.protocol.body.BrokerStatsData;
 import org.apache.rocketmq.common.protocol.body.BrokerStatsItem;
+import org.apache.rocketmq.common.protocol.body.CMResult;
 import org.apache.rocketmq.common.protocol.body.ClusterInfo;
 import org.apache.rocketmq.common.protocol.body.Connection;
+import org.apache.rocketmq.common.protocol.body.ConsumeMessageDirectlyResult;
 import org.apache.rocketmq.common.protocol.body.ConsumeStatsList;
+import org.apache.rocketmq.common.protocol.body.ConsumeStatus;
 import org.apache.rocketmq.common.protocol.body.ConsumerConnection;
 import org.apache.rocketmq.common.protocol.body.ConsumerOffsetSerializeWrapper;
+import org.apache.rocketmq.common.protocol.body.ConsumerRunningInfo;
 import org.apache.rocketmq.common.protocol.body.GetConsumerStatusBody;
 import org.apache.rocketmq.common.protocol.body.GroupList;
 import org.apache.rocketmq.common.protocol.body.KVTable;
 import org.apache.rocketmq.common.protocol.body.LockBatchRequestBody;
+import org.apache.rocketmq.common.protocol.body.ProcessQueueInfo;
 import org.apache.rocketmq.common.protocol.body.RegisterBrokerBody;
 import org.apache.rocketmq.common.protocol.body.ResetOffsetBody;
 import org.apache.rocketmq.common.protocol.body.ResetOffsetBodyForC;
@@ -367,6 +374,22 @@ final class BodyFixtures {
         add("consumerOffset.compact", com.encode().getBytes(StandardCharsets.UTF_8), com,
             "ConsumerOffsetManager.encode() (compact)", "same offsets as consumer-offset-wrapper");
 
+        // LocalFileOffsetStore.persistAll writes MixAll.string2File(wrapper.toJson(true), path): the
+        // broadcasting consumer's <dir>/<clientId>/<group>/offsets.json.
+        OffsetSerializeWrapper osw = new OffsetSerializeWrapper();
+        osw.getOffsetTable().put(mq("TopicTest", "broker-a", 0), new AtomicLong(118L));
+        osw.getOffsetTable().put(mq("TopicTest", "broker-a", 1), new AtomicLong(0L));
+        osw.getOffsetTable().put(mq("TopicTest", "broker-a", 2), new AtomicLong(9007199254740993L));
+        osw.getOffsetTable().put(mq("TopicTest", "broker-b", 0), new AtomicLong(57L));
+        osw.getOffsetTable().put(mq("TopicOrder", "broker-a", 3), new AtomicLong(3L));
+        String oswContent = "offsetTable: {TopicTest/broker-a/0: 118, TopicTest/broker-a/1: 0, "
+            + "TopicTest/broker-a/2: 9007199254740993, TopicTest/broker-b/0: 57, TopicOrder/broker-a/3: 3} put in that order";
+        add("offset-serialize-wrapper.pretty", osw.toJson(true).getBytes(StandardCharsets.UTF_8), osw,
+            "OffsetSerializeWrapper.toJson(true): the offsets.json LocalFileOffsetStore writes (pretty, tab-indented)",
+            oswContent);
+        add("offset-serialize-wrapper", osw.encode(), osw, "OffsetSerializeWrapper RemotingSerializable.encode (compact)",
+            oswContent);
+
         HeartbeatData hb = heartbeat();
         add("heartbeat", hb.encode(), hb, "RemotingSerializable.encode (HEART_BEAT body)",
             "clientID 127.0.0.1@4242#1234567890; one consumer cg-golden (CONSUME_PASSIVELY, CLUSTERING, "
@@ -436,7 +459,162 @@ final class BodyFixtures {
         add("consumer-connection", cc.encode(), cc, "RemotingSerializable.encode",
             "one JAVA 409 connection 127.0.0.1:53211; subscriptionTable TopicTest 'TagA || TagB'; "
                 + "CONSUME_PASSIVELY, CLUSTERING, CONSUME_FROM_FIRST_OFFSET");
+        consumerRunningBodies();
         return entries;
+    }
+
+    /**
+     * The settings DefaultMQPushConsumerImpl.consumerRunningInfo puts through MixAll.object2Properties
+     * (DefaultMQPushConsumer's own fields, with deterministic values in place of the object ones), then
+     * the PROP_ keys it and MQClientInstance.consumerRunningInfo add, in that put order.
+     */
+    static final String[][] RUNNING_INFO_PROPERTIES = {
+        {"consumerGroup", "cg-golden"}, {"messageModel", "CLUSTERING"},
+        {"consumeFromWhere", "CONSUME_FROM_LAST_OFFSET"}, {"consumeTimestamp", "20231114215320"},
+        {"allocateMessageQueueStrategy", "AVG"}, {"subscription", "{}"},
+        {"consumeThreadMin", "20"}, {"consumeThreadMax", "20"}, {"adjustThreadPoolNumsThreshold", "100000"},
+        {"consumeConcurrentlyMaxSpan", "2000"}, {"pullThresholdForQueue", "1000"},
+        {"pullThresholdSizeForQueue", "100"}, {"pullThresholdForTopic", "-1"}, {"pullThresholdSizeForTopic", "-1"},
+        {"pullInterval", "0"}, {"consumeMessageBatchMaxSize", "1"}, {"pullBatchSize", "32"},
+        {"postSubscriptionWhenPull", "false"}, {"unitMode", "false"}, {"maxReconsumeTimes", "-1"},
+        {"suspendCurrentQueueTimeMillis", "1000"}, {"consumeTimeout", "15"},
+        {"awaitTerminationMillisWhenShutdown", "0"},
+        {ConsumerRunningInfo.PROP_CONSUME_ORDERLY, "false"}, {ConsumerRunningInfo.PROP_THREADPOOL_CORE_SIZE, "20"},
+        {ConsumerRunningInfo.PROP_CONSUMER_START_TIMESTAMP, "1700000000000"},
+        {ConsumerRunningInfo.PROP_NAMESERVER_ADDR, "127.0.0.1:9876;127.0.0.2:9876;"},
+        {ConsumerRunningInfo.PROP_CONSUME_TYPE, "CONSUME_PASSIVELY"}, {ConsumerRunningInfo.PROP_CLIENT_VERSION, "V4_9_8"},
+    };
+
+    static ConsumeStatus consumeStatus(double pullRT, double pullTPS, double consumeRT, double okTps, double failedTps,
+        long failedMsgs) {
+        ConsumeStatus cs = new ConsumeStatus();
+        cs.setPullRT(pullRT);
+        cs.setPullTPS(pullTPS);
+        cs.setConsumeRT(consumeRT);
+        cs.setConsumeOKTPS(okTps);
+        cs.setConsumeFailedTPS(failedTps);
+        cs.setConsumeFailedMsgs(failedMsgs);
+        return cs;
+    }
+
+    /** ProcessQueueInfo with every field set from `base` so each queue's values differ. */
+    static ProcessQueueInfo processQueueInfo(long base, boolean locked, boolean dropped) {
+        ProcessQueueInfo p = new ProcessQueueInfo();
+        p.setCommitOffset(base);
+        p.setCachedMsgMinOffset(base + 1);
+        p.setCachedMsgMaxOffset(base + 32);
+        p.setCachedMsgCount(32);
+        p.setCachedMsgSizeInMiB(3);
+        p.setTransactionMsgMinOffset(base + 1);
+        p.setTransactionMsgMaxOffset(base + 4);
+        p.setTransactionMsgCount(4);
+        p.setLocked(locked);
+        p.setTryUnlockTimes(2);
+        p.setLastLockTimestamp(1700000000100L);
+        p.setDroped(dropped);
+        p.setLastPullTimestamp(1700000000200L);
+        p.setLastConsumeTimestamp(1700000000300L);
+        return p;
+    }
+
+    /**
+     * GET_CONSUMER_RUNNING_INFO and CONSUME_MESSAGE_DIRECTLY answers (ConsumerRunningInfo with its
+     * ProcessQueueInfo and ConsumeStatus, ConsumeMessageDirectlyResult), as a 4.9.8 push consumer writes them.
+     */
+    private void consumerRunningBodies() throws Exception {
+        ConsumeStatus cs = consumeStatus(1.5d, 1.0d / 3, 12345678.9d, 2.0d, 1.0E-4d, 9007199254740993L);
+        add("consume-status", RemotingSerializable.encode(cs), cs, "RemotingSerializable.encode",
+            "pullRT 1.5, pullTPS 1/3, consumeRT 12345678.9, consumeOKTPS 2.0, consumeFailedTPS 1.0E-4, "
+                + "consumeFailedMsgs 9007199254740993");
+        ConsumeStatus zero = new ConsumeStatus();
+        add("consume-status.zero", RemotingSerializable.encode(zero), zero, "RemotingSerializable.encode",
+            "new ConsumeStatus(): every figure 0");
+
+        ProcessQueueInfo pqi = processQueueInfo(9007199254740993L, true, true);
+        add("process-queue-info", RemotingSerializable.encode(pqi), pqi, "RemotingSerializable.encode",
+            "commitOffset 9007199254740993, cachedMsgMin/MaxOffset +1/+32, cachedMsgCount 32, cachedMsgSizeInMiB 3, "
+                + "transactionMsgMin/MaxOffset +1/+4, transactionMsgCount 4, locked true, tryUnlockTimes 2, "
+                + "lastLockTimestamp 1700000000100, droped true, lastPullTimestamp 1700000000200, "
+                + "lastConsumeTimestamp 1700000000300");
+
+        ConsumerRunningInfo info = new ConsumerRunningInfo();
+        Properties props = new Properties();
+        for (String[] kv : RUNNING_INFO_PROPERTIES) {
+            props.setProperty(kv[0], kv[1]);
+        }
+        info.setProperties(props);
+        info.getSubscriptionSet().add(subscription("TopicTest", "TagA || TagB"));
+        info.getSubscriptionSet().add(subscription("%RETRY%cg-golden", "*"));
+        info.getSubscriptionSet().add(subscription("TopicOrder", "*"));
+        info.getMqTable().put(mq("TopicTest", "broker-b", 1), processQueueInfo(200L, false, false));
+        info.getMqTable().put(mq("TopicTest", "broker-a", 10), processQueueInfo(110L, false, false));
+        info.getMqTable().put(mq("TopicTest", "broker-a", 2), processQueueInfo(102L, true, false));
+        info.getMqTable().put(mq("%RETRY%cg-golden", "broker-a", 0), new ProcessQueueInfo());
+        info.getMqTable().put(mq("TopicOrder", "broker-a", 0), processQueueInfo(0L, true, true));
+        info.getStatusTable().put("TopicTest", cs);
+        info.getStatusTable().put("%RETRY%cg-golden", zero);
+        info.getStatusTable().put("TopicOrder", consumeStatus(0.5d, 10.0d, 3.25d, 10.0d, 0.0d, 0L));
+        add("consumer-running-info", info.encode(), info,
+            "RemotingSerializable.encode (GET_CONSUMER_RUNNING_INFO answer, jstack not asked for)",
+            "properties: the " + RUNNING_INFO_PROPERTIES.length + " keys put in the order "
+                + String.join(",", keys(RUNNING_INFO_PROPERTIES)) + " (values in BodyFixtures."
+                + "RUNNING_INFO_PROPERTIES); subscriptionSet: TopicTest 'TagA || TagB', %RETRY%cg-golden '*', "
+                + "TopicOrder '*' (subVersion 1700000000000); mqTable put TopicTest/broker-b/1 (base 200), "
+                + "TopicTest/broker-a/10 (110), TopicTest/broker-a/2 (102, locked), %RETRY%cg-golden/broker-a/0 "
+                + "(new ProcessQueueInfo()), TopicOrder/broker-a/0 (0, locked, droped) as the process-queue-info "
+                + "fixture with that base; statusTable: TopicTest the consume-status fixture, %RETRY%cg-golden "
+                + "zero, TopicOrder pullRT 0.5 pullTPS 10.0 consumeRT 3.25 consumeOKTPS 10.0 failed 0.0/0");
+        // Properties iterate in the order of the ConcurrentHashMap inside them (JDK 9+), which depends
+        // on the order of the puts, so a reparsed bean can list them otherwise: compare them as maps.
+        ConsumerRunningInfo back = RemotingSerializable.decode(info.encode(), ConsumerRunningInfo.class);
+        boolean sameProperties = back.getProperties().equals(info.getProperties());
+        back.setProperties(info.getProperties());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> last = (Map<String, Object>) entries.get(entries.size() - 1);
+        last.put("reparsedEqualsBean", sameProperties && Arrays.equals(back.encode(), info.encode()));
+        last.put("propertiesOrder", "java.util.Properties iteration order (a ConcurrentHashMap's, JDK 9+), not the put "
+            + "order; reparsedEqualsBean compares the properties as maps");
+
+        ConsumerRunningInfo empty = new ConsumerRunningInfo();
+        add("consumer-running-info.empty", empty.encode(), empty, "RemotingSerializable.encode",
+            "new ConsumerRunningInfo(): empty properties, subscriptionSet, mqTable and statusTable; jstack null");
+
+        ConsumerRunningInfo withStack = new ConsumerRunningInfo();
+        withStack.getProperties().setProperty(ConsumerRunningInfo.PROP_CONSUME_TYPE, "CONSUME_PASSIVELY");
+        withStack.setJstack("\"main\" Id=1 RUNNABLE\n\tat Main.run(Main.java:7)\n");
+        add("consumer-running-info.jstack", withStack.encode(), withStack,
+            "RemotingSerializable.encode (jstackEnable: ClientRemotingProcessor sets jstack)",
+            "properties {PROP_CONSUME_TYPE: CONSUME_PASSIVELY}; jstack \"main\" Id=1 RUNNABLE<LF><TAB>at "
+                + "Main.run(Main.java:7)<LF>");
+
+        ConsumeMessageDirectlyResult cmdr = new ConsumeMessageDirectlyResult();
+        cmdr.setConsumeResult(CMResult.CR_SUCCESS);
+        cmdr.setSpentTimeMills(12L);
+        add("consume-message-directly-result", cmdr.encode(), cmdr,
+            "RemotingSerializable.encode (ConsumeMessageConcurrentlyService.consumeMessageDirectly)",
+            "order false, autoCommit true, consumeResult CR_SUCCESS, remark null, spentTimeMills 12");
+        ConsumeMessageDirectlyResult thrown = new ConsumeMessageDirectlyResult();
+        thrown.setOrder(true);
+        thrown.setAutoCommit(false);
+        thrown.setConsumeResult(CMResult.CR_THROW_EXCEPTION);
+        thrown.setRemark("java.lang.IllegalStateException: bad \"order\" 订单");
+        thrown.setSpentTimeMills(9007199254740993L);
+        add("consume-message-directly-result.thrown", thrown.encode(), thrown,
+            "RemotingSerializable.encode (ConsumeMessageOrderlyService.consumeMessageDirectly, listener threw)",
+            "order true, autoCommit false, consumeResult CR_THROW_EXCEPTION, remark "
+                + "java.lang.IllegalStateException: bad \"order\" 订单, spentTimeMills 9007199254740993");
+        ConsumeMessageDirectlyResult fresh = new ConsumeMessageDirectlyResult();
+        add("consume-message-directly-result.empty", fresh.encode(), fresh, "RemotingSerializable.encode",
+            "new ConsumeMessageDirectlyResult(): order false, autoCommit true, consumeResult and remark null, "
+                + "spentTimeMills 0");
+    }
+
+    private static List<String> keys(String[][] pairs) {
+        List<String> out = new ArrayList<>();
+        for (String[] kv : pairs) {
+            out.add(kv[0]);
+        }
+        return out;
     }
 
     private void add(String name, byte[] bytes, Object bean, String method, String content) throws Exception {

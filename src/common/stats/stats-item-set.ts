@@ -1,7 +1,7 @@
 /**
  * StatsItemSet (`common/.../stats/StatsItemSet.java`): the items of one statistic by key (a topic,
  * `topic@group`, ...), created on first use. The owner calls the sampling methods on upstream's
- * schedule (BrokerStatsManager does: every 10 s, 10 min and hour from start).
+ * schedule, through startStatsSampling (stats-sampling.ts).
  */
 import { emptyStatsSnapshot, StatsItem, type StatsSnapshot } from './stats-item.js';
 

@@ -3,6 +3,8 @@
  * added to) and the snapshots that turn it into per-minute, per-hour and per-day figures. The owner
  * samples it every 10 s (the minute's list keeps 7 snapshots), every 10 min (the hour's, 7) and every
  * hour (the day's, 25); each list starts with a zero snapshot one interval before its first sample.
+ * Shared by the broker (BrokerStatsManager) and the client (ConsumerStatsManager), as upstream's
+ * common module shares it.
  */
 
 /** What one window says: the value added, per second, per add, and the number of adds. */
@@ -23,9 +25,18 @@ export function emptyStatsSnapshot(): StatsSnapshot {
   return { sum: 0, tps: 0, avgpt: 0, times: 0 };
 }
 
-const TEN_SECONDS = 10_000;
-const TEN_MINUTES = 600_000;
-const ONE_HOUR = 3_600_000;
+/**
+ * Upstream's sampling periods (StatsItemSet.init): fixed there, not settings. Each window's first
+ * snapshot is a zero one period back, so they are also part of the arithmetic.
+ */
+export const StatsSamplingPeriod = {
+  /** samplingInSeconds: the minute's snapshots. */
+  SECONDS: 10_000,
+  /** samplingInMinutes: the hour's snapshots. */
+  MINUTES: 600_000,
+  /** samplingInHour: the day's snapshots. */
+  HOUR: 3_600_000,
+} as const;
 
 function sampleInto(
   list: CallSnapshot[],
@@ -72,15 +83,15 @@ export class StatsItem {
   }
 
   samplingInSeconds(now: number): void {
-    sampleInto(this.csListMinute, now, TEN_SECONDS, 7, this);
+    sampleInto(this.csListMinute, now, StatsSamplingPeriod.SECONDS, 7, this);
   }
 
   samplingInMinutes(now: number): void {
-    sampleInto(this.csListHour, now, TEN_MINUTES, 7, this);
+    sampleInto(this.csListHour, now, StatsSamplingPeriod.MINUTES, 7, this);
   }
 
   samplingInHour(now: number): void {
-    sampleInto(this.csListDay, now, ONE_HOUR, 25, this);
+    sampleInto(this.csListDay, now, StatsSamplingPeriod.HOUR, 25, this);
   }
 
   getStatsDataInMinute(): StatsSnapshot {

@@ -3,7 +3,7 @@
  * after that first due time (a late run does not shift the later ones). Runs missed while the
  * process stalled are skipped rather than replayed back to back.
  */
-import type { Clock, TimerHandle } from '../../common/clock.js';
+import type { Clock, TimerHandle } from '../clock.js';
 
 export function scheduleAtFixedRate(
   clock: Clock,
