@@ -42,6 +42,8 @@ export interface ClientOptions {
   persistConsumerOffsetInterval?: number | undefined;
   /** Pause before pulling again after a failed pull, ms [1000]. */
   pullTimeDelayMillsWhenException?: number | undefined;
+  /** Consumers rebalance at least this often (`rocketmq.client.rebalance.waitInterval`), ms [20000]. */
+  rebalanceWaitInterval?: number | undefined;
   /** Send through the broker's VIP channel (its port - 2) [false]. */
   vipChannelEnabled?: boolean | undefined;
   /** Timeout of the client's own calls to name servers and brokers (routes, heartbeats), ms [3000]. */
@@ -69,6 +71,7 @@ export interface ClientConfig {
   readonly heartbeatBrokerInterval: number;
   readonly persistConsumerOffsetInterval: number;
   readonly pullTimeDelayMillsWhenException: number;
+  readonly rebalanceWaitInterval: number;
   readonly vipChannelEnabled: boolean;
   readonly mqClientApiTimeout: number;
   readonly useHeartbeatV2: boolean;
@@ -83,6 +86,7 @@ export const DEFAULT_CLIENT_CONFIG = Object.freeze({
   heartbeatBrokerInterval: 30_000,
   persistConsumerOffsetInterval: 5_000,
   pullTimeDelayMillsWhenException: 1_000,
+  rebalanceWaitInterval: 20_000,
   vipChannelEnabled: false,
   mqClientApiTimeout: 3_000,
   unitMode: false,
@@ -188,6 +192,10 @@ export function resolveClientConfig(options: ClientOptions, changeInstanceName =
     pullTimeDelayMillsWhenException: nonNegative(
       'pullTimeDelayMillsWhenException',
       options.pullTimeDelayMillsWhenException ?? d.pullTimeDelayMillsWhenException,
+    ),
+    rebalanceWaitInterval: positive(
+      'rebalanceWaitInterval',
+      options.rebalanceWaitInterval ?? d.rebalanceWaitInterval,
     ),
     vipChannelEnabled: optionalBoolean('vipChannelEnabled', options.vipChannelEnabled) ?? d.vipChannelEnabled,
     mqClientApiTimeout: positive('mqClientApiTimeout', options.mqClientApiTimeout ?? d.mqClientApiTimeout),

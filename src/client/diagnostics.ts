@@ -7,9 +7,13 @@
  * - `rocketmq-ts:producer:retry`: a send attempt failed and another follows (SendRetryEvent).
  * - `rocketmq-ts:client:route-change`: a topic's route changed or vanished (RouteChangeEvent).
  * - `rocketmq-ts:client:heartbeat-failure`: a heartbeat to a broker failed (HeartbeatFailureEvent).
+ * - `rocketmq-ts:consumer:rebalance`: the queues a consumer holds of a topic changed (RebalanceEvent).
+ * - `tracing:rocketmq-ts:consumer:consume:*` (a TracingChannel): one trace per listener call
+ *   (ConsumeTraceContext, `status` or `error` set at the end).
+ * - `rocketmq-ts:consumer:pull-failure`: a pull failed and is retried later (PullFailureEvent).
  */
 import diagnosticsChannel from 'node:diagnostics_channel';
-import type { Message } from '../common/message/message.js';
+import type { Message, MessageExt } from '../common/message/message.js';
 import type { MessageQueue } from '../common/message/message-queue.js';
 import type { TopicRouteData } from '../common/protocol/route.js';
 import type { SendResult } from './instance/requests/send-message.js';
@@ -19,6 +23,9 @@ export const CHANNEL_NAMES = {
   retry: 'rocketmq-ts:producer:retry',
   routeChange: 'rocketmq-ts:client:route-change',
   heartbeatFailure: 'rocketmq-ts:client:heartbeat-failure',
+  rebalance: 'rocketmq-ts:consumer:rebalance',
+  consume: 'rocketmq-ts:consumer:consume',
+  pullFailure: 'rocketmq-ts:consumer:pull-failure',
 } as const;
 
 export type CommunicationMode = 'SYNC' | 'ASYNC' | 'ONEWAY';
@@ -59,7 +66,37 @@ export interface HeartbeatFailureEvent {
   readonly error: unknown;
 }
 
+export interface RebalanceEvent {
+  readonly consumerGroup: string;
+  readonly topic: string;
+  /** The topic's readable queues. */
+  readonly mqAll: MessageQueue[];
+  /** The queues this member holds now. */
+  readonly mqDivided: MessageQueue[];
+}
+
+export interface ConsumeTraceContext {
+  readonly consumerGroup: string;
+  readonly messageQueue: MessageQueue;
+  readonly msgs: readonly MessageExt[];
+  readonly orderly: boolean;
+  /** The listener's answer (or the failure it counted as) once it settled. */
+  status?: string | undefined;
+  error?: unknown;
+}
+
+export interface PullFailureEvent {
+  readonly consumerGroup: string;
+  readonly messageQueue: MessageQueue;
+  readonly error: unknown;
+  /** When the queue is pulled again, ms. */
+  readonly retryInMs: number;
+}
+
 export const sendChannel = diagnosticsChannel.tracingChannel<SendTraceContext>(CHANNEL_NAMES.send);
 export const retryChannel = diagnosticsChannel.channel(CHANNEL_NAMES.retry);
 export const routeChangeChannel = diagnosticsChannel.channel(CHANNEL_NAMES.routeChange);
 export const heartbeatFailureChannel = diagnosticsChannel.channel(CHANNEL_NAMES.heartbeatFailure);
+export const rebalanceChannel = diagnosticsChannel.channel(CHANNEL_NAMES.rebalance);
+export const consumeChannel = diagnosticsChannel.tracingChannel<ConsumeTraceContext>(CHANNEL_NAMES.consume);
+export const pullFailureChannel = diagnosticsChannel.channel(CHANNEL_NAMES.pullFailure);

@@ -1,5 +1,31 @@
 /** The Node.js client: producers now; consumers build on the same client instance. */
+
+export { ConsumeFromWhere, MessageModel } from '../common/protocol/heartbeat-data.js';
 export { type ClientOptions, DEFAULT_CLIENT_CONFIG } from './client-config.js';
+export type { ConsumeMessageContext, ConsumeMessageHook } from './consumer/consume/consume-hooks.js';
+export type { SubscriptionExpression } from './consumer/default-mq-push-consumer-impl.js';
+export {
+  type ConsumeConcurrentlyContext,
+  ConsumeConcurrentlyStatus,
+  type ConsumeOrderlyContext,
+  ConsumeOrderlyStatus,
+  ConsumeReturnType,
+  type MessageListener,
+  type MessageListenerConcurrently,
+  type MessageListenerOrderly,
+} from './consumer/listener.js';
+export { createPushConsumer, type PushConsumer } from './consumer/push-consumer.js';
+export { DEFAULT_PUSH_CONSUMER_OPTIONS, type PushConsumerOptions } from './consumer/push-consumer-options.js';
+export {
+  AllocateMachineRoomNearby,
+  AllocateMessageQueueAveragely,
+  AllocateMessageQueueAveragelyByCircle,
+  AllocateMessageQueueByConfig,
+  AllocateMessageQueueByMachineRoom,
+  AllocateMessageQueueConsistentHash,
+  type AllocateMessageQueueStrategy,
+  type MachineRoomResolver,
+} from './consumer/rebalance/allocate/index.js';
 export {
   CHANNEL_NAMES,
   type CommunicationMode,

@@ -3,12 +3,19 @@
  * MQProducerInner, MQConsumerInner): the topics they use, the routes they want, their groups for the
  * heartbeat, and the answers to the requests brokers send to clients.
  */
-import type { MessageExt } from '../../common/message/message.js';
+import type { Message, MessageExt } from '../../common/message/message.js';
 import type { MessageQueue } from '../../common/message/message-queue.js';
 import type { ConsumeFromWhere, ConsumeType, MessageModel } from '../../common/protocol/heartbeat-data.js';
 import type { SubscriptionData } from '../../common/protocol/subscription-data.js';
 import type { CheckTransactionStateRequestHeader } from '../../remoting/protocol/headers/check-transaction-state-request-header.js';
 import type { TopicPublishInfo } from '../producer/topic-publish-info.js';
+import type { SendResult } from './requests/send-message.js';
+
+/** The instance's own producer (CLIENT_INNER_PRODUCER): consumers send failed messages back with it. */
+export interface InnerProducer {
+  sendInner(msg: Message, timeoutMs: number): Promise<SendResult>;
+  shutdownInner(): Promise<void>;
+}
 
 export interface MQProducerInner {
   /** Topics whose routes this producer keeps (refreshed every pollNameServerInterval). */

@@ -19,10 +19,19 @@ import { heartbeatFailureChannel, routeChangeChannel } from '../diagnostics.js';
 import { errorText } from '../errors.js';
 import { TopicPublishInfo } from '../producer/topic-publish-info.js';
 import { type ClientRemotingHost, registerClientProcessors } from './client-remoting-processor.js';
-import type { MQConsumerInner, MQProducerInner } from './inner.js';
+import type { InnerProducer, MQConsumerInner, MQProducerInner } from './inner.js';
 import { MQAdminImpl } from './mq-admin-impl.js';
 import { type CallOptions, MQClientAPI } from './mq-client-api.js';
+import { RebalanceService } from './rebalance-service.js';
 import { RepeatingTask } from './repeating-task.js';
+import {
+  buildCheckClientConfigRequest,
+  parseCheckClientConfigResponse,
+} from './requests/check-client-config.js';
+import {
+  buildGetConsumerListByGroupRequest,
+  parseGetConsumerListByGroupResponse,
+} from './requests/get-consumer-list-by-group.js';
 import {
   cloneTopicRouteData,
   topicRouteData2TopicPublishInfo,
@@ -36,6 +45,14 @@ const HEARTBEAT_FIRST_DELAY_MS = 1_000;
 const PERSIST_FIRST_DELAY_MS = 10_000;
 
 export type ServiceState = 'CREATE_JUST' | 'RUNNING' | 'SHUTDOWN_ALREADY' | 'START_FAILED';
+
+/** upstream FindBrokerResult: where to send a consumer's request for a broker name. */
+export interface FindBrokerResult {
+  readonly brokerAddr: string;
+  readonly slave: boolean;
+  /** The broker's MQVersion ordinal from its last heartbeat answer, 0 when unknown. */
+  readonly brokerVersion: number;
+}
 
 /** What the route of a topic that has none yet is made from (a producer's auto-create template). */
 export interface DefaultRouteSource {
@@ -66,6 +83,9 @@ export class MQClientInstance implements ClientRemotingHost {
   private readonly brokerSupportV2 = new Map<string, boolean>();
   private readonly heartbeatFingerprints = new Map<string, number>();
   private readonly tasks: RepeatingTask[];
+  private readonly rebalanceService: RebalanceService;
+  /** The instance's own producer (CLIENT_INNER_PRODUCER), made by the first consumer that needs it. */
+  private innerProducer: InnerProducer | undefined;
   private readonly onShutdown: (instance: MQClientInstance) => void;
   private heartbeat: Promise<void> | undefined;
   private heartbeatAgain = false;
@@ -86,6 +106,12 @@ export class MQClientInstance implements ClientRemotingHost {
     this.admin = new MQAdminImpl(this);
     registerClientProcessors(this.remoting, this);
     const clock = config.clock;
+    this.rebalanceService = new RebalanceService(
+      clock,
+      config.rebalanceWaitInterval,
+      () => this.doRebalance(),
+      this.logger,
+    );
     this.tasks = [
       new RepeatingTask(
         clock,
@@ -132,6 +158,7 @@ export class MQClientInstance implements ClientRemotingHost {
     routes.start(ROUTE_FIRST_DELAY_MS);
     heartbeat.start(HEARTBEAT_FIRST_DELAY_MS);
     persist.start(PERSIST_FIRST_DELAY_MS);
+    this.rebalanceService.start();
     this.state = 'RUNNING';
     this.logger.info('client instance started', { clientId: this.clientId });
   }
@@ -167,13 +194,108 @@ export class MQClientInstance implements ClientRemotingHost {
     return this.consumerTable.get(group);
   }
 
-  /** NOTIFY_CONSUMER_IDS_CHANGED: every consumer rebalances now. */
+  /** NOTIFY_CONSUMER_IDS_CHANGED, a consumer's start: every consumer rebalances now. */
   rebalanceImmediately(): void {
-    for (const consumer of this.consumerTable.values()) {
-      consumer.doRebalance().catch((error: unknown) => {
+    this.rebalanceService.wakeup();
+  }
+
+  /** One rebalance of every consumer (the RebalanceService's task); a failure is logged per group. */
+  async doRebalance(): Promise<void> {
+    for (const consumer of [...this.consumerTable.values()]) {
+      try {
+        await consumer.doRebalance();
+      } catch (error) {
         this.logger.warn('rebalance failed', { group: consumer.groupName(), error: errorText(error) });
-      });
+      }
     }
+  }
+
+  /**
+   * `findBrokerAddressInSubscribe`: the address of `brokerId` in `brokerName`; a wanted slave that is
+   * missing falls back to the next id, and unless `onlyThisBroker` any member of the broker will do.
+   */
+  findBrokerAddressInSubscribe(
+    brokerName: string,
+    brokerId: number,
+    onlyThisBroker: boolean,
+  ): FindBrokerResult | undefined {
+    const addrs = this.brokerAddrTable.get(brokerName);
+    if (addrs === undefined || addrs.size === 0) return undefined;
+    let addr = addrs.get(brokerId);
+    let slave = brokerId !== MASTER_ID;
+    if (addr === undefined && slave) addr = addrs.get(brokerId + 1);
+    if (addr === undefined && !onlyThisBroker) {
+      const id = Math.min(...addrs.keys());
+      addr = addrs.get(id) as string;
+      slave = id !== MASTER_ID;
+    }
+    if (addr === undefined) return undefined;
+    return {
+      brokerAddr: addr,
+      slave,
+      brokerVersion: this.brokerVersionTable.get(brokerName)?.get(addr) ?? 0,
+    };
+  }
+
+  /** `findBrokerAddrByTopic`: a master (else a slave) of a random broker of the topic's route. */
+  findBrokerAddrByTopic(topic: string): string | undefined {
+    const brokers = this.topicRouteTable.get(topic)?.brokerDatas ?? [];
+    if (brokers.length === 0) return undefined;
+    const bd = brokers[Math.floor(Math.random() * brokers.length)] as (typeof brokers)[number];
+    const master = bd.brokerAddrs.get(MASTER_ID);
+    if (master !== undefined) return master;
+    const slaves = [...bd.brokerAddrs.values()];
+    return slaves[Math.floor(Math.random() * slaves.length)];
+  }
+
+  /** `findConsumerIdList`: the group's members as a broker of the topic knows them; undefined on failure. */
+  async findConsumerIdList(topic: string, group: string): Promise<string[] | undefined> {
+    let addr = this.findBrokerAddrByTopic(topic);
+    if (addr === undefined) {
+      await this.updateTopicRouteInfoFromNameServer(topic);
+      addr = this.findBrokerAddrByTopic(topic);
+    }
+    if (addr === undefined) return undefined;
+    try {
+      const response = await this.api.invoke(
+        addr,
+        buildGetConsumerListByGroupRequest(group),
+        this.apiCallOptions(),
+      );
+      return parseGetConsumerListByGroupResponse(response, addr, group);
+    } catch (error) {
+      this.logger.warn('getConsumerIdListByGroup failed', {
+        brokerAddr: addr,
+        group,
+        topic,
+        error: errorText(error),
+      });
+      return undefined;
+    }
+  }
+
+  /**
+   * `checkClientInBroker`: every non-TAG subscription of `consumer` is checked on a broker of its
+   * topic (CHECK_CLIENT_CONFIG), so a SQL92 expression the broker cannot run fails the start.
+   */
+  async checkClientInBroker(consumer: MQConsumerInner): Promise<void> {
+    for (const sub of consumer.subscriptions()) {
+      if (sub.expressionType === 'TAG' || sub.expressionType === '') continue;
+      const addr = this.findBrokerAddrByTopic(sub.topic);
+      if (addr === undefined) continue;
+      const response = await this.api.invoke(
+        addr,
+        buildCheckClientConfigRequest(this.clientId, consumer.groupName(), sub),
+        this.apiCallOptions(),
+      );
+      parseCheckClientConfigResponse(response, addr, consumer.groupName(), sub.topic);
+    }
+  }
+
+  /** The instance's own producer, made once by `create` (upstream's CLIENT_INNER_PRODUCER). */
+  async getOrCreateInnerProducer(create: () => Promise<InnerProducer>): Promise<InnerProducer> {
+    if (this.innerProducer === undefined) this.innerProducer = await create();
+    return this.innerProducer;
   }
 
   /** The master's address of `brokerName`, as routes gave it. */
@@ -242,7 +364,8 @@ export class MQClientInstance implements ClientRemotingHost {
    * stops every timer and closes every connection.
    */
   shutdown(): Promise<void> {
-    if (this.consumerTable.size > 0 || this.producerTable.size > 0) return Promise.resolve();
+    const ownProducer = this.innerProducer === undefined ? 0 : 1;
+    if (this.consumerTable.size > 0 || this.producerTable.size > ownProducer) return Promise.resolve();
     this.shuttingDown ??= this.doShutdown();
     return this.shuttingDown;
   }
@@ -251,7 +374,8 @@ export class MQClientInstance implements ClientRemotingHost {
     const wasRunning = this.state === 'RUNNING';
     this.state = 'SHUTDOWN_ALREADY';
     this.onShutdown(this);
-    await Promise.all(this.tasks.map((t) => t.stop()));
+    await this.innerProducer?.shutdownInner();
+    await Promise.all([...this.tasks.map((t) => t.stop()), this.rebalanceService.stop()]);
     await this.heartbeat;
     await Promise.allSettled([...this.routeUpdates.values()]);
     await this.remoting.close();

@@ -105,10 +105,12 @@ export class DefaultMQProducerImpl implements MQProducerInner {
   private stopping: Promise<void> | undefined;
   transactionStateChecker: TransactionStateChecker | undefined;
 
-  constructor(options: ProducerOptions) {
+  /** `config`: an instance's resolved config, for the instance's own producer (CLIENT_INNER_PRODUCER). */
+  constructor(options: ProducerOptions, config?: ClientConfig) {
     this.options = resolveProducerOptions(options);
     this.clientOptions = options;
-    this.config = resolveClientConfig(options, options.producerGroup !== MixAll.CLIENT_INNER_PRODUCER_GROUP);
+    this.config =
+      config ?? resolveClientConfig(options, options.producerGroup !== MixAll.CLIENT_INNER_PRODUCER_GROUP);
     this.producerGroup = withNamespaceOf(this.config, this.options.producerGroup);
     this.logger = this.config.logger.child('producer');
     this.faultStrategy = new MQFaultStrategy(this.options, this.config.clock);
@@ -174,6 +176,39 @@ export class DefaultMQProducerImpl implements MQProducerInner {
     this.state = 'RUNNING';
     this.logger.info('producer started', { group: this.producerGroup, clientId: instance.clientId });
     await instance.sendHeartbeatToAllBrokerWithLock();
+  }
+
+  /**
+   * Starts as `instance`'s own producer (upstream's CLIENT_INNER_PRODUCER, which consumers send
+   * failed messages back with): registered on that instance, which it never shuts down.
+   */
+  startInner(instance: MQClientInstance): void {
+    if (!instance.registerProducer(this.producerGroup, this)) {
+      throw new MQClientError(
+        `The producer group[${this.producerGroup}] has been created before`,
+        undefined,
+        {
+          group: this.producerGroup,
+        },
+      );
+    }
+    this.clientInstance = instance;
+    this.topicPublishInfoTable.set(this.options.createTopicKey, new TopicPublishInfo());
+    this.state = 'RUNNING';
+  }
+
+  /** InnerProducer: a SYNC send with the given timeout. */
+  sendInner(msg: Message, timeoutMs: number): Promise<SendResult> {
+    return this.send(msg, { timeoutMs });
+  }
+
+  /** InnerProducer: fails waiting sends and leaves the instance (the instance is shutting down). */
+  async shutdownInner(): Promise<void> {
+    this.state = 'SHUTDOWN_ALREADY';
+    this.shutdownController.abort(
+      new ClientStateError('producer', 'SHUTDOWN_ALREADY', { group: this.producerGroup }),
+    );
+    await this.clientInstance?.unregisterProducer(this.producerGroup);
   }
 
   /**

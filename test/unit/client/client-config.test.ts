@@ -46,6 +46,7 @@ describe('defaults', () => {
         heartbeatBrokerInterval: 30_000,
         persistConsumerOffsetInterval: 5_000,
         pullTimeDelayMillsWhenException: 1_000,
+        rebalanceWaitInterval: 20_000,
         vipChannelEnabled: false,
         mqClientApiTimeout: 3_000,
         unitMode: false,

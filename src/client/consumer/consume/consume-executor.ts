@@ -1,0 +1,89 @@
+/**
+ * The consume pool (upstream's consumeExecutor thread pool): at most `concurrency` consume requests
+ * run at once, the others wait in order. Node has no threads; a request is an async function and
+ * "concurrency" is how many listener calls are in flight. What waits here is bounded by the pull
+ * thresholds (a queue stops being pulled while its cache is full), not by this queue.
+ */
+import type { Logger } from '../../../common/logger.js';
+import { errorText } from '../../errors.js';
+
+export type ConsumeTask = () => Promise<void>;
+
+export class ConsumeExecutor {
+  private concurrency: number;
+  private running = 0;
+  private queue: ConsumeTask[] = [];
+  private head = 0;
+  private stopped = false;
+  private readonly idleWaiters: Array<() => void> = [];
+  private readonly logger: Logger;
+
+  constructor(concurrency: number, logger: Logger) {
+    this.concurrency = concurrency;
+    this.logger = logger;
+  }
+
+  get corePoolSize(): number {
+    return this.concurrency;
+  }
+
+  get activeCount(): number {
+    return this.running;
+  }
+
+  get queueSize(): number {
+    return this.queue.length - this.head;
+  }
+
+  get isShutdown(): boolean {
+    return this.stopped;
+  }
+
+  /** Runs `task` when a slot is free; dropped (false) once the executor is shut down. */
+  submit(task: ConsumeTask): boolean {
+    if (this.stopped) return false;
+    if (this.running < this.concurrency) this.run(task);
+    else this.queue.push(task);
+    return true;
+  }
+
+  /** upstream updateCorePoolSize: takes effect as slots free up (or at once when raised). */
+  setConcurrency(concurrency: number): void {
+    this.concurrency = concurrency;
+    this.drain();
+  }
+
+  /** Stops taking tasks, drops the waiting ones, and resolves once the running ones ended. */
+  shutdown(): Promise<number> {
+    this.stopped = true;
+    const dropped = this.queueSize;
+    this.queue = [];
+    this.head = 0;
+    if (this.running === 0) return Promise.resolve(dropped);
+    return new Promise((resolve) => this.idleWaiters.push(() => resolve(dropped)));
+  }
+
+  private run(task: ConsumeTask): void {
+    this.running++;
+    task()
+      .catch((error: unknown) => this.logger.error('consume task failed', { error: errorText(error) }))
+      .finally(() => {
+        this.running--;
+        this.drain();
+        if (this.running === 0 && this.stopped) for (const w of this.idleWaiters.splice(0)) w();
+      });
+  }
+
+  private drain(): void {
+    while (this.running < this.concurrency && this.head < this.queue.length) {
+      const task = this.queue[this.head] as ConsumeTask;
+      this.queue[this.head] = undefined as unknown as ConsumeTask;
+      this.head++;
+      if (this.head > 1024 && this.head * 2 > this.queue.length) {
+        this.queue = this.queue.slice(this.head);
+        this.head = 0;
+      }
+      this.run(task);
+    }
+  }
+}

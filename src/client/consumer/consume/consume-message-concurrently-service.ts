@@ -1,0 +1,338 @@
+/**
+ * ConsumeMessageConcurrentlyService: pulled messages are split into batches of
+ * consumeMessageBatchMaxSize and run through the listener, at most consumeConcurrency at once, in
+ * any order. A failed message (RECONSUME_LATER, a throw, a wrong answer, or past ctx.ackIndex) is
+ * sent back to the broker's retry topic (clustering) or dropped with a warn line (broadcasting); one
+ * whose send-back failed is consumed again here after consumeRetryDelayWhenSendBackFailed. Progress
+ * is the smallest offset still cached, so it never passes a message not yet consumed. Messages
+ * consuming for longer than consumeTimeout are sent back and dropped from the cache.
+ */
+import type { TimerHandle } from '../../../common/clock.js';
+import type { MessageExt } from '../../../common/message/message.js';
+import { MessageQueue } from '../../../common/message/message-queue.js';
+import {
+  CMResult,
+  type ConsumeMessageDirectlyResult,
+} from '../../../common/protocol/consume-message-directly-result.js';
+import { MessageModel } from '../../../common/protocol/heartbeat-data.js';
+import { consumeChannel } from '../../diagnostics.js';
+import { errorText } from '../../errors.js';
+import {
+  type ConsumeConcurrentlyContext,
+  ConsumeConcurrentlyStatus,
+  ConsumeReturnType,
+  type MessageListenerConcurrently,
+} from '../listener.js';
+import type { ProcessQueue } from '../process-queue.js';
+import { ConsumeExecutor } from './consume-executor.js';
+import type { ConsumeMessageContext } from './consume-hooks.js';
+import {
+  type ConsumeHost,
+  type ConsumeMessageService,
+  markConsumeStart,
+  runConsumeHooks,
+} from './consume-message-service.js';
+
+/** Upstream's Integer.MAX_VALUE default of ackIndex: every message of the batch. */
+const ACK_ALL = 2147483647;
+/** Expired messages sent back per queue per clean-up run (upstream's 16). */
+const EXPIRED_PER_RUN = 16;
+
+interface ListenerOutcome {
+  status: ConsumeConcurrentlyStatus;
+  returnType: ConsumeReturnType;
+  error: unknown;
+}
+
+export class ConsumeMessageConcurrentlyService implements ConsumeMessageService {
+  private readonly host: ConsumeHost;
+  private readonly listener: MessageListenerConcurrently;
+  private readonly executor: ConsumeExecutor;
+  private readonly retryTimers = new Set<TimerHandle>();
+  private cleanTimer: TimerHandle | undefined;
+  private stopped = false;
+
+  constructor(host: ConsumeHost, listener: MessageListenerConcurrently) {
+    this.host = host;
+    this.listener = listener;
+    this.executor = new ConsumeExecutor(host.options.consumeConcurrency, host.logger);
+  }
+
+  start(): void {
+    this.scheduleCleanExpiredMsg();
+  }
+
+  async shutdown(awaitTerminateMillis: number): Promise<void> {
+    this.stopped = true;
+    this.cleanTimer?.cancel();
+    for (const t of this.retryTimers) t.cancel();
+    this.retryTimers.clear();
+    const idle = this.executor.shutdown();
+    if (awaitTerminateMillis <= 0) return;
+    let timer: TimerHandle | undefined;
+    await Promise.race([
+      idle,
+      new Promise<void>((resolve) => {
+        timer = this.host.clock.setTimeout(resolve, awaitTerminateMillis);
+      }),
+    ]);
+    timer?.cancel();
+  }
+
+  updateCorePoolSize(corePoolSize: number): void {
+    this.executor.setConcurrency(corePoolSize);
+  }
+
+  getCorePoolSize(): number {
+    return this.executor.corePoolSize;
+  }
+
+  submitConsumeRequest(msgs: MessageExt[], pq: ProcessQueue, mq: MessageQueue): void {
+    const size = this.host.options.consumeMessageBatchMaxSize;
+    if (msgs.length <= size) {
+      this.submit(msgs, pq, mq);
+      return;
+    }
+    for (let i = 0; i < msgs.length; i += size) this.submit(msgs.slice(i, i + size), pq, mq);
+  }
+
+  async consumeMessageDirectly(
+    msg: MessageExt,
+    brokerName: string | undefined,
+  ): Promise<ConsumeMessageDirectlyResult> {
+    const mq = new MessageQueue(msg.topic, brokerName ?? '', msg.queueId);
+    this.host.resetRetryAndNamespace([msg]);
+    const begin = this.host.clock.now();
+    const result: ConsumeMessageDirectlyResult = {
+      order: false,
+      autoCommit: true,
+      consumeResult: CMResult.CR_RETURN_NULL,
+      remark: undefined,
+      spentTimeMills: 0n,
+    };
+    this.host.logger.info('consumeMessageDirectly', {
+      group: this.host.consumerGroup,
+      topic: msg.topic,
+      msgId: msg.msgId,
+    });
+    try {
+      const status = await this.listener.consumeMessage([msg], this.newContext(mq));
+      if (status === ConsumeConcurrentlyStatus.CONSUME_SUCCESS) result.consumeResult = CMResult.CR_SUCCESS;
+      else if (status === ConsumeConcurrentlyStatus.RECONSUME_LATER) result.consumeResult = CMResult.CR_LATER;
+    } catch (error) {
+      result.consumeResult = CMResult.CR_THROW_EXCEPTION;
+      result.remark = errorText(error);
+    }
+    result.spentTimeMills = BigInt(this.host.clock.now() - begin);
+    return result;
+  }
+
+  private newContext(mq: MessageQueue): ConsumeConcurrentlyContext {
+    return { messageQueue: mq, delayLevelWhenNextConsume: 0, ackIndex: ACK_ALL };
+  }
+
+  private submit(msgs: MessageExt[], pq: ProcessQueue, mq: MessageQueue): void {
+    if (!this.executor.submit(() => this.consume(msgs, pq, mq))) {
+      this.host.logger.debug('consume request after shutdown, dropped', {
+        group: this.host.consumerGroup,
+        mq: mq.toString(),
+      });
+    }
+  }
+
+  /** A failed send-back's messages come back here after a pause (upstream submitConsumeRequestLater). */
+  private submitLater(msgs: MessageExt[], pq: ProcessQueue, mq: MessageQueue): void {
+    if (this.stopped) return;
+    const timer = this.host.clock.setTimeout(() => {
+      this.retryTimers.delete(timer);
+      this.submitConsumeRequest(msgs, pq, mq);
+    }, this.host.options.consumeRetryDelayWhenSendBackFailed);
+    this.retryTimers.add(timer);
+  }
+
+  /** One ConsumeRequest: the listener over `msgs`, then the result applied. */
+  private async consume(msgs: MessageExt[], pq: ProcessQueue, mq: MessageQueue): Promise<void> {
+    if (pq.dropped) {
+      this.host.logger.info('the message queue is dropped, consume request ignored', {
+        group: this.host.consumerGroup,
+        mq: mq.toString(),
+      });
+      return;
+    }
+    const host = this.host;
+    const context = this.newContext(mq);
+    host.resetRetryAndNamespace(msgs);
+    let hookContext: ConsumeMessageContext | undefined;
+    if (host.hooks.length > 0) {
+      hookContext = {
+        consumerGroup: host.consumerGroup,
+        msgList: msgs,
+        mq,
+        namespace: host.namespace,
+        props: new Map(),
+      };
+      runConsumeHooks(host, 'before', hookContext);
+    }
+    const begin = host.clock.now();
+    markConsumeStart(msgs, begin);
+    const outcome = consumeChannel.hasSubscribers
+      ? await consumeChannel.tracePromise(() => this.callListener(msgs, context), {
+          consumerGroup: host.consumerGroup,
+          messageQueue: mq,
+          msgs,
+          orderly: false,
+        })
+      : await this.callListener(msgs, context);
+    const rt = host.clock.now() - begin;
+    if (outcome.error !== undefined) {
+      host.logger.warn('consumeMessage exception', {
+        group: host.consumerGroup,
+        mq: mq.toString(),
+        error: errorText(outcome.error),
+      });
+    }
+    let returnType = outcome.returnType;
+    if (returnType === ConsumeReturnType.SUCCESS && rt >= host.options.consumeTimeout * 60_000) {
+      returnType = ConsumeReturnType.TIME_OUT;
+    }
+    if (hookContext !== undefined) {
+      hookContext.props.set('ConsumeContextType', returnType);
+      hookContext.status = outcome.status;
+      hookContext.success = outcome.status === ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+      runConsumeHooks(host, 'after', hookContext);
+    }
+    host.stats.incConsumeRT(host.consumerGroup, mq.topic, rt);
+    if (pq.dropped) {
+      host.logger.warn('the message queue was dropped while consuming, result not applied', {
+        group: host.consumerGroup,
+        mq: mq.toString(),
+      });
+      return;
+    }
+    await this.processConsumeResult(outcome.status, context, msgs, pq, mq);
+  }
+
+  /** The listener's answer; a throw, a rejection or anything else counts as RECONSUME_LATER. */
+  private async callListener(
+    msgs: MessageExt[],
+    context: ConsumeConcurrentlyContext,
+  ): Promise<ListenerOutcome> {
+    try {
+      const status = await this.listener.consumeMessage(msgs, context);
+      if (status === ConsumeConcurrentlyStatus.CONSUME_SUCCESS) {
+        return { status, returnType: ConsumeReturnType.SUCCESS, error: undefined };
+      }
+      if (status === ConsumeConcurrentlyStatus.RECONSUME_LATER) {
+        return { status, returnType: ConsumeReturnType.FAILED, error: undefined };
+      }
+      this.host.logger.warn('consumeMessage returned neither CONSUME_SUCCESS nor RECONSUME_LATER', {
+        group: this.host.consumerGroup,
+        returned: String(status),
+      });
+      return {
+        status: ConsumeConcurrentlyStatus.RECONSUME_LATER,
+        returnType: ConsumeReturnType.RETURNNULL,
+        error: undefined,
+      };
+    } catch (error) {
+      return {
+        status: ConsumeConcurrentlyStatus.RECONSUME_LATER,
+        returnType: ConsumeReturnType.EXCEPTION,
+        error,
+      };
+    }
+  }
+
+  private async processConsumeResult(
+    status: ConsumeConcurrentlyStatus,
+    context: ConsumeConcurrentlyContext,
+    msgs: MessageExt[],
+    pq: ProcessQueue,
+    mq: MessageQueue,
+  ): Promise<void> {
+    const host = this.host;
+    if (msgs.length === 0) return;
+    let ackIndex = Number.isInteger(context.ackIndex) ? context.ackIndex : ACK_ALL;
+    if (status === ConsumeConcurrentlyStatus.CONSUME_SUCCESS) {
+      if (ackIndex >= msgs.length) ackIndex = msgs.length - 1;
+      const ok = Math.max(0, ackIndex + 1);
+      host.stats.incConsumeOKTPS(host.consumerGroup, mq.topic, ok);
+      host.stats.incConsumeFailedTPS(host.consumerGroup, mq.topic, msgs.length - ok);
+    } else {
+      ackIndex = -1;
+      host.stats.incConsumeFailedTPS(host.consumerGroup, mq.topic, msgs.length);
+    }
+    ackIndex = Math.max(-1, ackIndex);
+    let done = msgs;
+    if (host.options.messageModel === MessageModel.BROADCASTING) {
+      for (let i = ackIndex + 1; i < msgs.length; i++) {
+        const msg = msgs[i] as MessageExt;
+        host.logger.warn('BROADCASTING, the message consume failed, drop it', {
+          group: host.consumerGroup,
+          topic: msg.topic,
+          msgId: msg.msgId,
+          queueOffset: msg.queueOffset,
+        });
+      }
+    } else if (ackIndex + 1 < msgs.length) {
+      const failed = msgs.slice(ackIndex + 1);
+      const backFailed: MessageExt[] = [];
+      await Promise.all(
+        failed.map(async (msg) => {
+          try {
+            await host.sendMessageBack(msg, context.delayLevelWhenNextConsume, mq.brokerName);
+          } catch (error) {
+            host.logger.warn('sendMessageBack failed, consume it again later here', {
+              group: host.consumerGroup,
+              msgId: msg.msgId,
+              error: errorText(error),
+            });
+            msg.reconsumeTimes += 1;
+            backFailed.push(msg);
+          }
+        }),
+      );
+      if (backFailed.length > 0) {
+        const retry = new Set(backFailed);
+        done = msgs.filter((m) => !retry.has(m));
+        this.submitLater(backFailed, pq, mq);
+      }
+    }
+    const offset = pq.removeMessage(done);
+    if (offset >= 0 && !pq.dropped) host.offsetStore.updateOffset(mq, BigInt(offset), true);
+  }
+
+  /** Every consumeTimeout minutes: messages consuming for longer are sent back (delay level 3). */
+  private scheduleCleanExpiredMsg(): void {
+    const period = this.host.options.consumeTimeout * 60_000;
+    this.cleanTimer = this.host.clock.setTimeout(() => {
+      void this.cleanExpiredMsg().finally(() => {
+        if (!this.stopped) this.scheduleCleanExpiredMsg();
+      });
+    }, period);
+  }
+
+  private async cleanExpiredMsg(): Promise<void> {
+    const timeoutMs = this.host.options.consumeTimeout * 60_000;
+    for (const { mq, pq } of [...this.host.rebalance.processQueueTable.values()]) {
+      for (const msg of pq.expiredMessages(timeoutMs, EXPIRED_PER_RUN)) {
+        try {
+          await this.host.sendMessageBack(msg, 3, mq.brokerName);
+          this.host.logger.info('send expire msg back', {
+            group: this.host.consumerGroup,
+            topic: msg.topic,
+            msgId: msg.msgId,
+            queueId: msg.queueId,
+            queueOffset: msg.queueOffset,
+          });
+          if (pq.msgTreeMap.firstKey() === Number(msg.queueOffset)) pq.removeMessage([msg]);
+        } catch (error) {
+          this.host.logger.error('send expired msg failed', {
+            group: this.host.consumerGroup,
+            error: errorText(error),
+          });
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,934 @@
+/**
+ * DefaultMQPushConsumerImpl: a consumer group on a client instance that pulls for its listener.
+ * Rebalancing (RebalanceImpl with the push adapter) gives it queues; each held queue has one
+ * PullRequest, pulled (long polling) whenever flow control allows, its messages cached in the
+ * queue's ProcessQueue and handed to the consume service; progress goes to the offset store.
+ */
+import { setMaxListeners } from 'node:events';
+import type { Clock, TimerHandle } from '../../common/clock.js';
+import { MixAll, PullSysFlag } from '../../common/constants.js';
+import { ValidationError } from '../../common/errors.js';
+import type { Logger } from '../../common/logger.js';
+import { Message, type MessageExt } from '../../common/message/message.js';
+import { MessageConst } from '../../common/message/message-const.js';
+import { MessageQueue } from '../../common/message/message-queue.js';
+import { encodeConsumeMessageDirectlyResult } from '../../common/protocol/consume-message-directly-result.js';
+import type { ConsumeStatus } from '../../common/protocol/consume-status.js';
+import { encodeConsumerRunningInfo } from '../../common/protocol/consumer-running-info.js';
+import { ConsumeFromWhere, ConsumeType, type MessageModel } from '../../common/protocol/heartbeat-data.js';
+import { ExpressionType, type SubscriptionData } from '../../common/protocol/subscription-data.js';
+import { build as buildSubscription } from '../../filter/filter-api.js';
+import { ResponseCode } from '../../remoting/protocol/response-code.js';
+import { RemotingAbortedError } from '../../remoting/transport/errors.js';
+import {
+  type ClientConfig,
+  resolveClientConfig,
+  withNamespaceOf,
+  withoutNamespaceOf,
+} from '../client-config.js';
+import { pullFailureChannel } from '../diagnostics.js';
+import { ClientStateError, errorText, MQBrokerError, MQClientError } from '../errors.js';
+import type { InnerProducer, MQConsumerInner } from '../instance/inner.js';
+import type { MQAdminImpl } from '../instance/mq-admin-impl.js';
+import type { CallOptions } from '../instance/mq-client-api.js';
+import type { MQClientInstance, ServiceState } from '../instance/mq-client-instance.js';
+import { getOrCreateMQClientInstance } from '../instance/mq-client-manager.js';
+import {
+  buildConsumerSendMsgBackRequest,
+  parseConsumerSendMsgBackResponse,
+} from '../instance/requests/consumer-send-msg-back.js';
+import { NamespacedAdmin } from '../mq-admin.js';
+import type { ConsumeMessageHook } from './consume/consume-hooks.js';
+import { ConsumeMessageConcurrentlyService } from './consume/consume-message-concurrently-service.js';
+import {
+  ConsumeMessageOrderlyService,
+  type OrderlyConsumeHost,
+} from './consume/consume-message-orderly-service.js';
+import type { ConsumeMessageService } from './consume/consume-message-service.js';
+import type { MessageListener } from './listener.js';
+import type { OffsetStore } from './offset/offset-store.js';
+import { PullAPIWrapper } from './pull/pull-api-wrapper.js';
+import type { PullRequest } from './pull/pull-request.js';
+import { PullStatus } from './pull/pull-result.js';
+import {
+  type PushConsumerOptions,
+  type ResolvedPushConsumerOptions,
+  resolvePushConsumerOptions,
+} from './push-consumer-options.js';
+import { AllocateMessageQueueAveragely } from './rebalance/allocate/averagely.js';
+import { RebalanceImpl } from './rebalance/rebalance-impl.js';
+import { RebalancePushAdapter } from './rebalance/rebalance-push-adapter.js';
+import { buildConsumerRunningInfo } from './stats/consumer-running-info-builder.js';
+import type { ConsumerStatsRecorder } from './stats/consumer-stats-recorder.js';
+
+/** Upstream's timeout of CONSUMER_SEND_MSG_BACK, ms. */
+const SEND_MSG_BACK_TIMEOUT_MS = 5000;
+/** Upstream's pause before re-pulling after a broker's FLOW_CONTROL answer, ms. */
+const PULL_TIME_DELAY_MILLS_WHEN_BROKER_FLOW_CONTROL = 20;
+/** Upstream's pause before rebuilding a queue whose pull offset was illegal, ms. */
+const OFFSET_ILLEGAL_FIX_DELAY_MS = 10_000;
+/** Flow-control warnings are logged once per this many occurrences. */
+const FLOW_CONTROL_LOG_EVERY = 1000;
+
+/** What `subscribe` takes: `*`, `TagA || TagB`, or a typed expression (SQL92, NAMED). */
+export type SubscriptionExpression =
+  | string
+  | { readonly type: 'TAG' | 'SQL92' | 'NAMED'; readonly expression: string };
+
+export type OffsetStoreFactory = (
+  kind: 'remote' | 'local',
+  context: { instance: MQClientInstance; group: string; dir: string | undefined },
+) => OffsetStore;
+
+/** The consumer's stats: what the paths record and what running info reads. */
+export type ConsumerStats = ConsumerStatsRecorder & {
+  start(): void;
+  shutdown(): void;
+  consumeStatus(group: string, topic: string): ConsumeStatus;
+};
+
+export type StatsFactory = (clock: Clock) => ConsumerStats;
+
+/** Upstream's yyyyMMddHHmmss of consumeTimestamp, in local time. */
+function formatConsumeTimestamp(ms: number): string {
+  const d = new Date(ms);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}${two(d.getMonth() + 1)}${two(d.getDate())}${two(d.getHours())}${two(d.getMinutes())}${two(d.getSeconds())}`;
+}
+
+export class DefaultMQPushConsumerImpl implements MQConsumerInner, OrderlyConsumeHost {
+  readonly options: ResolvedPushConsumerOptions;
+  readonly consumerGroup: string;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly hooks: ConsumeMessageHook[] = [];
+  readonly rebalance: RebalanceImpl;
+  readonly stats: ConsumerStats;
+  readonly queries: NamespacedAdmin;
+  private readonly config: ClientConfig;
+  private readonly offsetStoreFactory: OffsetStoreFactory;
+  private readonly shutdownController = new AbortController();
+  private readonly pullTimers = new Set<TimerHandle>();
+  private listener: MessageListener | undefined;
+  private state: ServiceState = 'CREATE_JUST';
+  private paused = false;
+  private clientInstance: MQClientInstance | undefined;
+  private store: OffsetStore | undefined;
+  private pullAPIWrapper: PullAPIWrapper | undefined;
+  private consumeService: ConsumeMessageService | undefined;
+  private consumeOrderly = false;
+  private stopping: Promise<void> | undefined;
+  private flowControlTimes = 0;
+  private lockRetryTimer: TimerHandle | undefined;
+  private readonly startTimestamp: number;
+  private readonly pushAdapter: RebalancePushAdapter;
+
+  constructor(
+    options: PushConsumerOptions,
+    offsetStoreFactory: OffsetStoreFactory,
+    statsFactory: StatsFactory,
+  ) {
+    this.config = resolveClientConfig(options, options.messageModel !== 'BROADCASTING');
+    this.clock = this.config.clock;
+    this.startTimestamp = this.clock.now();
+    this.options = resolvePushConsumerOptions(options, this.clock.now());
+    this.consumerGroup = withNamespaceOf(this.config, this.options.consumerGroup);
+    this.logger = this.config.logger.child('consumer');
+    this.offsetStoreFactory = offsetStoreFactory;
+    this.stats = statsFactory(this.clock);
+    setMaxListeners(0, this.shutdownController.signal);
+    const self = this;
+    this.pushAdapter = new RebalancePushAdapter(this);
+    const strategy =
+      this.options.allocateMessageQueueStrategy ?? new AllocateMessageQueueAveragely({ logger: this.logger });
+    this.rebalance = new RebalanceImpl(
+      {
+        consumerGroup: this.consumerGroup,
+        messageModel: this.options.messageModel,
+        strategy,
+        processQueue: {
+          lockMaxLiveTime: this.options.lockMaxLiveTime,
+          pullMaxIdleTime: this.options.pullMaxIdleTime,
+        },
+      },
+      {
+        get clientId() {
+          return self.instance.clientId;
+        },
+        get api() {
+          return self.instance.api;
+        },
+        findBrokerAddressInSubscribe: (name, id, only) =>
+          this.instance.findBrokerAddressInSubscribe(name, id, only),
+        findConsumerIdList: (topic, group) => this.instance.findConsumerIdList(topic, group),
+      },
+      this.pushAdapter,
+      this.clock,
+      this.logger.child('rebalance'),
+    );
+    this.queries = new NamespacedAdmin(this.config, () => {
+      this.makeSureStateOK();
+      return this.instance.admin;
+    });
+  }
+
+  // What the parts read
+
+  get instance(): MQClientInstance {
+    if (this.clientInstance === undefined)
+      throw new ClientStateError('PushConsumer', this.state, { group: this.consumerGroup });
+    return this.clientInstance;
+  }
+
+  get offsetStore(): OffsetStore {
+    if (this.store === undefined)
+      throw new ClientStateError('PushConsumer', this.state, { group: this.consumerGroup });
+    return this.store;
+  }
+
+  get admin(): MQAdminImpl {
+    return this.instance.admin;
+  }
+
+  messageModel(): MessageModel {
+    return this.options.messageModel;
+  }
+
+  get namespace(): string | undefined {
+    return this.config.namespace;
+  }
+
+  get clientConfig(): ClientConfig {
+    return this.config;
+  }
+
+  get serviceState(): ServiceState {
+    return this.state;
+  }
+
+  get startedAt(): number {
+    return this.startTimestamp;
+  }
+
+  get consumeMessageService(): ConsumeMessageService | undefined {
+    return this.consumeService;
+  }
+
+  isConsumeOrderly(): boolean {
+    return this.consumeOrderly;
+  }
+
+  isRunning(): boolean {
+    return this.state === 'RUNNING';
+  }
+
+  isPaused(): boolean {
+    return this.paused;
+  }
+
+  apiCallOptions(): CallOptions {
+    return this.instance.apiCallOptions(this.shutdownController.signal);
+  }
+
+  maxReconsumeTimes(): number {
+    const max = this.options.maxReconsumeTimes;
+    if (max !== -1) return max;
+    return this.consumeOrderly ? 2147483647 : 16;
+  }
+
+  sendHeartbeat(): void {
+    void this.clientInstance?.sendHeartbeatToAllBrokerWithLock();
+  }
+
+  // Configuration before start
+
+  registerMessageListener(listener: MessageListener): void {
+    if (
+      listener === null ||
+      typeof listener !== 'object' ||
+      (listener.type !== 'concurrently' && listener.type !== 'orderly') ||
+      typeof listener.consumeMessage !== 'function'
+    ) {
+      throw new ValidationError(
+        "registerMessageListener takes { type: 'concurrently' | 'orderly', consumeMessage(msgs, context) }",
+        -1,
+      );
+    }
+    if (this.state !== 'CREATE_JUST')
+      throw new ClientStateError('PushConsumer', `${this.state}, the listener is set before start`);
+    this.listener = listener;
+  }
+
+  registerConsumeMessageHook(hook: ConsumeMessageHook): void {
+    this.hooks.push(hook);
+    this.logger.info('consume message hook registered', { hook: hook.hookName() });
+  }
+
+  /** Subscribes `topic` (again: the expression is replaced); after start the brokers learn it at once. */
+  subscribe(topic: string, expression: SubscriptionExpression = '*'): void {
+    if (typeof topic !== 'string' || topic.length === 0)
+      throw new ValidationError('subscribe: topic must be a non-empty string', -1);
+    const [type, text] =
+      typeof expression === 'string'
+        ? ([ExpressionType.TAG, expression] as const)
+        : ([expression?.type, expression?.expression] as const);
+    if (type !== 'TAG' && type !== 'SQL92' && type !== 'NAMED') {
+      throw new ValidationError(
+        `subscribe: expression type must be TAG, SQL92 or NAMED, got ${String(type)}`,
+        -1,
+      );
+    }
+    if (typeof text !== 'string') throw new ValidationError('subscribe: expression must be a string', -1);
+    const wireTopic = withNamespaceOf(this.config, topic);
+    let data: SubscriptionData;
+    try {
+      data = buildSubscription(wireTopic, text, type, { subVersion: BigInt(this.clock.now()) });
+    } catch (error) {
+      throw new ValidationError(`subscribe ${topic}: ${errorText(error)}`, -1, { cause: error });
+    }
+    this.rebalance.subscriptionInner.set(wireTopic, data);
+    this.onSubscriptionChanged();
+  }
+
+  unsubscribe(topic: string): void {
+    this.rebalance.subscriptionInner.delete(withNamespaceOf(this.config, topic));
+    this.onSubscriptionChanged();
+  }
+
+  private onSubscriptionChanged(): void {
+    if (this.state !== 'RUNNING') return;
+    void this.updateTopicSubscribeInfoWhenSubscriptionChanged().then(() => {
+      this.sendHeartbeat();
+      this.instance.rebalanceImmediately();
+    });
+  }
+
+  // Lifecycle
+
+  async start(): Promise<void> {
+    if (this.state !== 'CREATE_JUST') {
+      throw new ClientStateError('PushConsumer', `${this.state}, maybe started once`, {
+        group: this.consumerGroup,
+      });
+    }
+    const listener = this.listener;
+    if (listener === undefined)
+      throw new MQClientError('messageListener is null', undefined, { group: this.consumerGroup });
+    this.state = 'START_FAILED';
+    if (this.options.messageModel === 'CLUSTERING') {
+      const retryTopic = MixAll.getRetryTopic(this.consumerGroup);
+      this.rebalance.subscriptionInner.set(
+        retryTopic,
+        buildSubscription(retryTopic, '*', undefined, { subVersion: BigInt(this.clock.now()) }),
+      );
+    }
+    const instance = getOrCreateMQClientInstance(this.config);
+    this.clientInstance = instance;
+    this.pullAPIWrapper = new PullAPIWrapper(instance, this.consumerGroup, this.logger.child('pull'));
+    this.store = this.offsetStoreFactory(this.options.messageModel === 'BROADCASTING' ? 'local' : 'remote', {
+      instance,
+      group: this.consumerGroup,
+      dir: this.options.localOffsetStoreDir,
+    });
+    try {
+      await this.store.load();
+    } catch (error) {
+      this.state = 'CREATE_JUST';
+      throw error;
+    }
+    this.consumeOrderly = listener.type === 'orderly';
+    this.consumeService = this.createConsumeService(listener);
+    this.consumeService.start();
+    if (!instance.registerConsumer(this.consumerGroup, this)) {
+      this.state = 'CREATE_JUST';
+      await this.consumeService.shutdown(0);
+      throw new MQClientError(
+        `The consumer group[${this.consumerGroup}] has been created before, specify another name please.`,
+        undefined,
+        {
+          group: this.consumerGroup,
+        },
+      );
+    }
+    instance.start();
+    this.stats.start();
+    this.state = 'RUNNING';
+    this.logger.info('push consumer started', {
+      group: this.consumerGroup,
+      clientId: instance.clientId,
+      model: this.options.messageModel,
+    });
+    await this.updateTopicSubscribeInfoWhenSubscriptionChanged();
+    try {
+      await instance.checkClientInBroker(this);
+    } catch (error) {
+      await this.shutdown();
+      throw error;
+    }
+    await instance.sendHeartbeatToAllBrokerWithLock();
+    instance.rebalanceImmediately();
+  }
+
+  /** Stops pulling, lets running listeners finish (up to awaitTerminationMillisWhenShutdown), persists offsets, leaves the group. */
+  shutdown(): Promise<void> {
+    this.stopping ??= this.doShutdown();
+    return this.stopping;
+  }
+
+  private async doShutdown(): Promise<void> {
+    const wasRunning = this.state === 'RUNNING';
+    this.state = 'SHUTDOWN_ALREADY';
+    this.shutdownController.abort(
+      new ClientStateError('PushConsumer', 'SHUTDOWN_ALREADY', { group: this.consumerGroup }),
+    );
+    for (const t of this.pullTimers) t.cancel();
+    this.pullTimers.clear();
+    this.lockRetryTimer?.cancel();
+    const instance = this.clientInstance;
+    if (instance === undefined) return;
+    if (wasRunning) {
+      await this.consumeService?.shutdown(this.options.awaitTerminationMillisWhenShutdown);
+      await this.persistConsumerOffset();
+    }
+    this.stats.shutdown();
+    await instance.unregisterConsumer(this.consumerGroup);
+    await instance.shutdown();
+    this.rebalance.destroy();
+    if (wasRunning) this.logger.info('push consumer shut down', { group: this.consumerGroup });
+  }
+
+  suspend(): void {
+    this.paused = true;
+    this.logger.info('suspend this consumer', { group: this.consumerGroup });
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.doRebalance().catch(() => undefined);
+    this.logger.info('resume this consumer', { group: this.consumerGroup });
+  }
+
+  updateCorePoolSize(size: number): void {
+    if (!Number.isInteger(size) || size < 1 || size > 1000) {
+      throw new ValidationError(`consumeConcurrency must be an integer in [1, 1000], got ${size}`, -1);
+    }
+    this.options.consumeConcurrency = size;
+    this.consumeService?.updateCorePoolSize(size);
+  }
+
+  /** The topic's readable queues (upstream fetchSubscribeMessageQueues), asking the name servers. */
+  async fetchSubscribeMessageQueues(topic: string): Promise<MessageQueue[]> {
+    this.makeSureStateOK();
+    const wireTopic = withNamespaceOf(this.config, topic);
+    let queues = this.rebalance.topicSubscribeInfoTable.get(wireTopic);
+    if (queues === undefined) {
+      await this.instance.updateTopicRouteInfoFromNameServer(wireTopic);
+      queues = this.rebalance.topicSubscribeInfoTable.get(wireTopic);
+    }
+    if (queues === undefined || queues.length === 0) {
+      throw new MQClientError(`The topic[${topic}] not exist`, ResponseCode.TOPIC_NOT_EXIST, {
+        topic,
+        group: this.consumerGroup,
+      });
+    }
+    return queues.map((mq) => new MessageQueue(topic, mq.brokerName, mq.queueId));
+  }
+
+  private makeSureStateOK(): void {
+    if (this.state !== 'RUNNING')
+      throw new ClientStateError('PushConsumer', this.state, { group: this.consumerGroup });
+  }
+
+  private createConsumeService(listener: MessageListener): ConsumeMessageService {
+    if (listener.type === 'concurrently') return new ConsumeMessageConcurrentlyService(this, listener);
+    return new ConsumeMessageOrderlyService(this, listener);
+  }
+
+  private async updateTopicSubscribeInfoWhenSubscriptionChanged(): Promise<void> {
+    await Promise.all(
+      [...this.rebalance.subscriptionInner.keys()].map((t) =>
+        this.instance.updateTopicRouteInfoFromNameServer(t),
+      ),
+    );
+  }
+
+  // Pulling
+
+  executePullRequestImmediately(request: PullRequest): void {
+    if (this.shutdownController.signal.aborted) return;
+    void this.pullMessage(request);
+  }
+
+  executePullRequestLater(request: PullRequest, delayMs: number): void {
+    if (this.shutdownController.signal.aborted) return;
+    const timer = this.clock.setTimeout(() => {
+      this.pullTimers.delete(timer);
+      void this.pullMessage(request);
+    }, delayMs);
+    this.pullTimers.add(timer);
+  }
+
+  private flowControlled(
+    request: PullRequest,
+    reason: string,
+    fields: Record<string, number | string>,
+  ): void {
+    this.executePullRequestLater(request, this.options.pullTimeDelayMillsWhenFlowControl);
+    if (this.flowControlTimes++ % FLOW_CONTROL_LOG_EVERY === 0) {
+      this.logger.warn(`flow control: ${reason}`, {
+        group: this.consumerGroup,
+        mq: request.messageQueue.toString(),
+        flowControlTimes: this.flowControlTimes,
+        ...fields,
+      });
+    }
+  }
+
+  /** One pull of `request`'s queue, with upstream's flow control, and what its answer leads to. */
+  async pullMessage(request: PullRequest): Promise<void> {
+    const pq = request.processQueue;
+    const mq = request.messageQueue;
+    if (pq.dropped) {
+      this.logger.debug('the pull request is dropped', { request: request.toString() });
+      return;
+    }
+    pq.lastPullTimestamp = this.clock.now();
+    const exceptionDelay = this.config.pullTimeDelayMillsWhenException;
+    if (this.state !== 'RUNNING') {
+      this.executePullRequestLater(request, exceptionDelay);
+      return;
+    }
+    if (this.paused) {
+      this.executePullRequestLater(request, this.options.pullTimeDelayMillsWhenSuspend);
+      return;
+    }
+    const options = this.options;
+    if (pq.msgCount > options.pullThresholdForQueue) {
+      this.flowControlled(request, 'the cached message count exceeds the threshold', {
+        threshold: options.pullThresholdForQueue,
+        count: pq.msgCount,
+      });
+      return;
+    }
+    const sizeMiB = Math.trunc(pq.msgSize / (1024 * 1024));
+    if (sizeMiB > options.pullThresholdSizeForQueue) {
+      this.flowControlled(request, 'the cached message size exceeds the threshold', {
+        thresholdMiB: options.pullThresholdSizeForQueue,
+        sizeMiB,
+      });
+      return;
+    }
+    if (!this.consumeOrderly) {
+      const span = pq.getMaxSpan();
+      if (span > options.consumeConcurrentlyMaxSpan) {
+        this.flowControlled(request, "the queue's messages span too long", { maxSpan: span });
+        return;
+      }
+    } else {
+      if (!pq.locked) {
+        this.executePullRequestLater(request, exceptionDelay);
+        this.logger.info('pull later because not locked in broker', { request: request.toString() });
+        return;
+      }
+      if (!request.previouslyLocked) {
+        let offset: bigint;
+        try {
+          offset = await this.pushAdapter.computePullFromWhere(mq);
+        } catch (error) {
+          this.executePullRequestLater(request, exceptionDelay);
+          this.logger.error('failed to compute pull offset', {
+            request: request.toString(),
+            error: errorText(error),
+          });
+          return;
+        }
+        this.logger.info('the first time to pull message, so fix offset from broker', {
+          request: request.toString(),
+          newOffset: offset,
+          brokerBusy: offset < request.nextOffset,
+        });
+        request.previouslyLocked = true;
+        request.nextOffset = offset;
+      }
+    }
+    const sub = this.rebalance.subscriptionInner.get(mq.topic);
+    if (sub === undefined) {
+      this.executePullRequestLater(request, exceptionDelay);
+      this.logger.warn("find the consumer's subscription failed", { request: request.toString() });
+      return;
+    }
+    let commitOffset = 0n;
+    if (options.messageModel === 'CLUSTERING') commitOffset = this.offsetStore.readOffsetInMemory(mq);
+    const subExpression =
+      options.postSubscriptionWhenPull && !sub.classFilterMode ? sub.subString : undefined;
+    const sysFlag = PullSysFlag.buildSysFlag(
+      commitOffset > 0n,
+      true,
+      subExpression !== undefined,
+      sub.classFilterMode,
+    );
+    const begin = this.clock.now();
+    const wrapper = this.pullAPIWrapper as PullAPIWrapper;
+    let result: Awaited<ReturnType<PullAPIWrapper['processPullResult']>>;
+    try {
+      const raw = await wrapper.pullKernelImpl({
+        mq,
+        subExpression,
+        expressionType: sub.expressionType,
+        subVersion: sub.subVersion,
+        offset: request.nextOffset,
+        maxNums: options.pullBatchSize,
+        sysFlag,
+        commitOffset: commitOffset > 0n ? commitOffset : 0n,
+        brokerSuspendMaxTimeMillis: options.brokerSuspendMaxTimeMillis,
+        timeoutMillis: options.consumerTimeoutMillisWhenSuspend,
+        signal: this.shutdownController.signal,
+      });
+      result = wrapper.processPullResult(mq, raw, sub);
+    } catch (error) {
+      this.onPullFailure(request, error);
+      return;
+    }
+    this.onPullResult(request, result, this.clock.now() - begin);
+  }
+
+  private onPullFailure(request: PullRequest, error: unknown): void {
+    if (error instanceof RemotingAbortedError && this.shutdownController.signal.aborted) return;
+    const mq = request.messageQueue;
+    if (!mq.topic.startsWith(MixAll.RETRY_GROUP_TOPIC_PREFIX)) {
+      this.logger.warn('execute the pull request exception', {
+        request: request.toString(),
+        error: errorText(error),
+      });
+    }
+    const delay =
+      error instanceof MQBrokerError && error.responseCode === ResponseCode.FLOW_CONTROL
+        ? PULL_TIME_DELAY_MILLS_WHEN_BROKER_FLOW_CONTROL
+        : this.config.pullTimeDelayMillsWhenException;
+    if (pullFailureChannel.hasSubscribers) {
+      pullFailureChannel.publish({
+        consumerGroup: this.consumerGroup,
+        messageQueue: mq,
+        error,
+        retryInMs: delay,
+      });
+    }
+    this.executePullRequestLater(request, delay);
+  }
+
+  private onPullResult(
+    request: PullRequest,
+    result: Awaited<ReturnType<PullAPIWrapper['processPullResult']>>,
+    pullRT: number,
+  ): void {
+    const pq = request.processQueue;
+    const mq = request.messageQueue;
+    switch (result.pullStatus) {
+      case PullStatus.FOUND: {
+        const prevRequestOffset = request.nextOffset;
+        request.nextOffset = result.nextBeginOffset;
+        this.stats.incPullRT(this.consumerGroup, mq.topic, pullRT);
+        const msgs = result.msgFoundList;
+        if (msgs.length === 0) {
+          this.executePullRequestImmediately(request);
+        } else {
+          this.stats.incPullTPS(this.consumerGroup, mq.topic, msgs.length);
+          const dispatch = pq.putMessage(msgs);
+          this.consumeService?.submitConsumeRequest(msgs, pq, mq, dispatch);
+          if (this.options.pullInterval > 0) this.executePullRequestLater(request, this.options.pullInterval);
+          else this.executePullRequestImmediately(request);
+        }
+        const first = msgs[0]?.queueOffset;
+        if (
+          result.nextBeginOffset < prevRequestOffset ||
+          (first !== undefined && first < prevRequestOffset)
+        ) {
+          this.logger.warn('[BUG] pull message result maybe data wrong', {
+            nextBeginOffset: result.nextBeginOffset,
+            firstMsgOffset: first,
+            prevRequestOffset,
+          });
+        }
+        break;
+      }
+      case PullStatus.NO_NEW_MSG:
+      case PullStatus.NO_MATCHED_MSG:
+        request.nextOffset = result.nextBeginOffset;
+        // Nothing cached: progress may move to where the broker says the next message is.
+        if (pq.msgCount === 0) this.offsetStore.updateOffset(mq, request.nextOffset, true);
+        this.executePullRequestImmediately(request);
+        break;
+      case PullStatus.OFFSET_ILLEGAL: {
+        this.logger.warn('the pull request offset illegal', {
+          request: request.toString(),
+          nextBeginOffset: result.nextBeginOffset,
+          minOffset: result.minOffset,
+          maxOffset: result.maxOffset,
+        });
+        request.nextOffset = result.nextBeginOffset;
+        pq.dropped = true;
+        const timer = this.clock.setTimeout(() => {
+          this.pullTimers.delete(timer);
+          void this.fixIllegalOffset(request);
+        }, OFFSET_ILLEGAL_FIX_DELAY_MS);
+        this.pullTimers.add(timer);
+        break;
+      }
+    }
+  }
+
+  /** OFFSET_ILLEGAL: store the broker's offset and drop the queue; the next rebalance creates it again. */
+  private async fixIllegalOffset(request: PullRequest): Promise<void> {
+    try {
+      this.offsetStore.updateAndFreezeOffset(request.messageQueue, request.nextOffset);
+      await this.offsetStore.persist(request.messageQueue);
+      await this.rebalance.removeProcessQueue(request.messageQueue);
+      this.logger.warn('fix the pull request offset', { request: request.toString() });
+    } catch (error) {
+      this.logger.error('fixing the pull request offset failed', {
+        request: request.toString(),
+        error: errorText(error),
+      });
+    }
+  }
+
+  // Sending back
+
+  /**
+   * CONSUMER_SEND_MSG_BACK to the broker that stored `msg`; when that fails, the message goes to the
+   * group's retry topic through the instance's inner producer, with the retry properties upstream
+   * sets. Rejects when both failed (the message is then consumed again locally).
+   */
+  async sendMessageBack(msg: MessageExt, delayLevel: number, brokerName: string | undefined): Promise<void> {
+    const instance = this.instance;
+    const topic = withNamespaceOf(this.config, msg.topic);
+    try {
+      const addr =
+        brokerName !== undefined && brokerName !== ''
+          ? instance.findBrokerAddressInPublish(brokerName)
+          : `${msg.storeHost.address}:${msg.storeHost.port}`;
+      if (addr === undefined)
+        throw new MQClientError(`The broker[${brokerName}] not exist`, undefined, { topic });
+      const request = buildConsumerSendMsgBackRequest({
+        offset: msg.commitLogOffset,
+        group: this.consumerGroup,
+        delayLevel,
+        originMsgId: msg.msgId,
+        originTopic: topic,
+        unitMode: this.config.unitMode,
+        maxReconsumeTimes: this.maxReconsumeTimes(),
+        bname: brokerName,
+      });
+      const response = await instance.api.invoke(addr, request, {
+        timeoutMs: SEND_MSG_BACK_TIMEOUT_MS,
+        signal: this.shutdownController.signal,
+      });
+      parseConsumerSendMsgBackResponse(response, { brokerAddr: addr, topic, group: this.consumerGroup });
+    } catch (error) {
+      this.logger.error('sendMessageBack failed, sending to the retry topic with the inner producer', {
+        group: this.consumerGroup,
+        msgId: msg.msgId,
+        error: errorText(error),
+      });
+      const producer = await this.innerProducer();
+      await producer.sendInner(this.retryMessage(msg, topic), SEND_MSG_BACK_TIMEOUT_MS);
+    }
+  }
+
+  private retryMessage(msg: MessageExt, wireTopic: string): Message {
+    const retry = new Message(MixAll.getRetryTopic(this.consumerGroup), msg.body);
+    retry.properties = new Map(msg.properties);
+    const origin = msg.properties.get(MessageConst.PROPERTY_ORIGIN_MESSAGE_ID);
+    retry.properties.set(
+      MessageConst.PROPERTY_ORIGIN_MESSAGE_ID,
+      origin === undefined || origin.trim() === '' ? msg.msgId : origin,
+    );
+    retry.flag = msg.flag;
+    retry.properties.set(MessageConst.PROPERTY_RETRY_TOPIC, wireTopic);
+    retry.properties.set(MessageConst.PROPERTY_RECONSUME_TIME, String(msg.reconsumeTimes + 1));
+    retry.properties.set(MessageConst.PROPERTY_MAX_RECONSUME_TIMES, String(this.maxReconsumeTimes()));
+    retry.properties.delete(MessageConst.PROPERTY_TRANSACTION_PREPARED);
+    retry.delayTimeLevel = 3 + msg.reconsumeTimes;
+    return retry;
+  }
+
+  /** Set by the consumer's module: makes the instance's inner producer (kept apart to avoid a cycle). */
+  innerProducerFactory: ((instance: MQClientInstance) => Promise<InnerProducer>) | undefined;
+
+  innerProducerForDLQ(): Promise<InnerProducer> {
+    return this.innerProducer();
+  }
+
+  private innerProducer(): Promise<InnerProducer> {
+    const factory = this.innerProducerFactory;
+    if (factory === undefined)
+      return Promise.reject(new MQClientError('no inner producer', undefined, { group: this.consumerGroup }));
+    const instance = this.instance;
+    return instance.getOrCreateInnerProducer(() => factory(instance));
+  }
+
+  resetRetryAndNamespace(msgs: readonly MessageExt[]): void {
+    const groupTopic = MixAll.getRetryTopic(this.consumerGroup);
+    const namespace = this.config.namespace;
+    for (const msg of msgs) {
+      const retryTopic = msg.properties.get(MessageConst.PROPERTY_RETRY_TOPIC);
+      if (retryTopic !== undefined && msg.topic === groupTopic) msg.topic = retryTopic;
+      if (namespace !== undefined) msg.topic = withoutNamespaceOf(this.config, msg.topic);
+    }
+  }
+
+  // MQConsumerInner
+
+  groupName(): string {
+    return this.consumerGroup;
+  }
+
+  consumeType(): ConsumeType {
+    return ConsumeType.CONSUME_PASSIVELY;
+  }
+
+  consumeFromWhere(): ConsumeFromWhere {
+    return this.options.consumeFromWhere ?? ConsumeFromWhere.CONSUME_FROM_LAST_OFFSET;
+  }
+
+  subscriptions(): readonly SubscriptionData[] {
+    return [...this.rebalance.subscriptionInner.values()];
+  }
+
+  isUnitMode(): boolean {
+    return this.config.unitMode;
+  }
+
+  updateTopicSubscribeInfo(topic: string, queues: readonly MessageQueue[]): void {
+    if (!this.rebalance.subscriptionInner.has(topic)) return;
+    const old = this.rebalance.topicSubscribeInfoTable.get(topic);
+    this.rebalance.topicSubscribeInfoTable.set(topic, [...queues]);
+    const changed =
+      old !== undefined &&
+      (old.length !== queues.length || old.some((mq, i) => !mq.equals(queues[i] as MessageQueue)));
+    if (changed && this.state === 'RUNNING') this.clientInstance?.rebalanceImmediately();
+  }
+
+  isSubscribeTopicNeedUpdate(topic: string): boolean {
+    return this.rebalance.subscriptionInner.has(topic) && !this.rebalance.topicSubscribeInfoTable.has(topic);
+  }
+
+  async doRebalance(): Promise<void> {
+    if (this.paused || this.state !== 'RUNNING') return;
+    // A topic without a route yet (the retry topic the broker creates on the first heartbeat) is
+    // asked for now rather than at the next route poll, so the group holds its queues at once.
+    const missing = [...this.rebalance.subscriptionInner.keys()].filter(
+      (t) => !this.rebalance.topicSubscribeInfoTable.has(t),
+    );
+    await Promise.all(missing.map((t) => this.instance.updateTopicRouteInfoFromNameServer(t)));
+    await this.rebalance.doRebalance(this.consumeOrderly);
+    // Better than upstream (apache/rocketmq#2621, #5465): a queue whose previous owner still held the
+    // lock is tried again in a second, not at the next 20 s rebalance; the previous owner unlocks it
+    // as soon as its batch in flight is done.
+    if (this.rebalance.lockPending && this.lockRetryTimer === undefined && this.state === 'RUNNING') {
+      this.lockRetryTimer = this.clock.setTimeout(() => {
+        this.lockRetryTimer = undefined;
+        this.doRebalance().catch((error: unknown) => {
+          this.logger.warn('rebalance to lock a queue failed', {
+            group: this.consumerGroup,
+            error: errorText(error),
+          });
+        });
+      }, this.options.lockRetryInterval);
+    }
+  }
+
+  async persistConsumerOffset(): Promise<void> {
+    if (this.store === undefined) return;
+    try {
+      await this.store.persistAll([...this.rebalance.processQueueTable.values()].map((h) => h.mq));
+    } catch (error) {
+      this.logger.error('persistConsumerOffset failed', {
+        group: this.consumerGroup,
+        error: errorText(error),
+      });
+    }
+  }
+
+  /** RESET_CONSUMER_CLIENT_OFFSET, as upstream's MQClientInstance.resetOffset: suspend, drop, store, resume. */
+  async resetOffset(topic: string, offsets: ReadonlyArray<readonly [MessageQueue, bigint]>): Promise<void> {
+    this.suspend();
+    try {
+      const table = new Map(offsets.map(([mq, offset]) => [mq.key, offset]));
+      for (const { mq, pq } of this.rebalance.processQueueTable.values()) {
+        if (mq.topic === topic && table.has(mq.key)) {
+          pq.dropped = true;
+          pq.clear();
+        }
+      }
+      for (const [mq, offset] of offsets) {
+        if (mq.topic !== topic) continue;
+        this.offsetStore.updateOffset(mq, offset, false);
+        await this.offsetStore.updateConsumeOffsetToBroker(mq, offset, false).catch((error: unknown) => {
+          this.logger.warn('reset offset: update to broker failed', {
+            mq: mq.toString(),
+            error: errorText(error),
+          });
+        });
+        await this.rebalance.removeProcessQueue(mq);
+      }
+    } finally {
+      this.resume();
+    }
+  }
+
+  consumerStatus(topic: string | undefined): Array<[MessageQueue, bigint]> {
+    return this.store?.cloneOffsetTable(topic) ?? [];
+  }
+
+  /** GET_CONSUMER_RUNNING_INFO: settings, subscriptions, every held queue and the consume stats. */
+  consumerRunningInfo(jstackEnable: boolean): Buffer {
+    const o = this.options;
+    const info = buildConsumerRunningInfo({
+      consumerFields: {
+        consumerGroup: this.consumerGroup,
+        messageModel: o.messageModel,
+        consumeFromWhere: o.consumeFromWhere,
+        consumeTimestamp: formatConsumeTimestamp(o.consumeTimestamp),
+        consumeThreadMin: o.consumeConcurrency,
+        consumeThreadMax: o.consumeConcurrency,
+        consumeConcurrentlyMaxSpan: o.consumeConcurrentlyMaxSpan,
+        pullThresholdForQueue: o.pullThresholdForQueue,
+        pullThresholdSizeForQueue: o.pullThresholdSizeForQueue,
+        pullThresholdForTopic: o.pullThresholdForTopic,
+        pullThresholdSizeForTopic: o.pullThresholdSizeForTopic,
+        pullInterval: o.pullInterval,
+        consumeMessageBatchMaxSize: o.consumeMessageBatchMaxSize,
+        pullBatchSize: o.pullBatchSize,
+        postSubscriptionWhenPull: o.postSubscriptionWhenPull,
+        unitMode: this.config.unitMode,
+        maxReconsumeTimes: o.maxReconsumeTimes,
+        suspendCurrentQueueTimeMillis: o.suspendCurrentQueueTimeMillis,
+        consumeTimeout: o.consumeTimeout,
+        awaitTerminationMillisWhenShutdown: o.awaitTerminationMillisWhenShutdown,
+        allocateMessageQueueStrategy: this.rebalance.settings.strategy.name,
+      },
+      consumeOrderly: this.consumeOrderly,
+      threadPoolCoreSize: this.consumeService?.getCorePoolSize() ?? o.consumeConcurrency,
+      consumerStartTimestamp: this.startTimestamp,
+      namesrvAddrList: this.instance.api.namesrv.addresses,
+      consumeType: ConsumeType.CONSUME_PASSIVELY,
+      subscriptions: this.subscriptions(),
+      processQueueTable: [...this.rebalance.processQueueTable.values()].map(
+        ({ mq, pq }) => [mq, pq] as const,
+      ),
+      commitOffset: (mq) => this.store?.readOffsetInMemory(mq) ?? -1n,
+      consumeStatus: (topic) => this.stats.consumeStatus(this.consumerGroup, topic),
+      ...(jstackEnable ? { jstack: '' } : {}),
+    });
+    return encodeConsumerRunningInfo(info);
+  }
+
+  /** CONSUME_MESSAGE_DIRECTLY: the listener runs on `msg` once, outside the queues' flow. */
+  async consumeMessageDirectly(msg: MessageExt, brokerName: string | undefined): Promise<Buffer> {
+    const service = this.consumeService;
+    if (service === undefined)
+      throw new ClientStateError('PushConsumer', this.state, { group: this.consumerGroup });
+    return encodeConsumeMessageDirectlyResult(await service.consumeMessageDirectly(msg, brokerName));
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * The public push consumer: `createPushConsumer(options)` returns a PushConsumer (upstream
+ * DefaultMQPushConsumer). The library pulls (long polling), caches per queue within the flow-control
+ * thresholds, runs the listener and keeps the group's progress.
+ *
+ * ```js
+ * const consumer = createPushConsumer({ namesrvAddr: '127.0.0.1:9876', consumerGroup: 'cg' });
+ * consumer.subscribe('Orders', 'TagA || TagB');
+ * consumer.registerMessageListener({
+ *   type: 'concurrently',
+ *   async consumeMessage(msgs, ctx) { return 'CONSUME_SUCCESS'; },
+ * });
+ * await consumer.start();
+ * ```
+ */
+
+import { MixAll } from '../../common/constants.js';
+import type { MessageExt } from '../../common/message/message.js';
+import type { MessageQueue } from '../../common/message/message-queue.js';
+import type { MQAdmin, QueryOptions, QueryResult, ViewMessageOptions } from '../mq-admin.js';
+import { DefaultMQProducerImpl } from '../producer/default-mq-producer-impl.js';
+import type { ConsumeMessageHook } from './consume/consume-hooks.js';
+import { DefaultMQPushConsumerImpl, type SubscriptionExpression } from './default-mq-push-consumer-impl.js';
+import type { MessageListener } from './listener.js';
+import { LocalFileOffsetStore } from './offset/local-file-offset-store.js';
+import { RemoteBrokerOffsetStore } from './offset/remote-broker-offset-store.js';
+import type { PushConsumerOptions } from './push-consumer-options.js';
+import { ConsumerStatsManager } from './stats/consumer-stats-manager.js';
+
+export interface PushConsumer extends MQAdmin {
+  /** The group as given (without namespace). */
+  readonly consumerGroup: string;
+  /** `ip@instanceName[@unitName]` once started. */
+  readonly clientId: string | undefined;
+  /** Listeners running at most at once; setting it while running takes effect at once. */
+  consumeConcurrency: number;
+  /** True between suspend() and resume(). */
+  readonly paused: boolean;
+  /** `*`, `TagA || TagB`, or `{ type: 'SQL92' | 'NAMED' | 'TAG', expression }`; again replaces it. */
+  subscribe(topic: string, expression?: SubscriptionExpression): void;
+  unsubscribe(topic: string): void;
+  /** Before start: `{ type: 'concurrently' | 'orderly', consumeMessage(msgs, context) }`. */
+  registerMessageListener(listener: MessageListener): void;
+  registerConsumeMessageHook(hook: ConsumeMessageHook): void;
+  /**
+   * Joins the group: routes read, SQL92 subscriptions checked by a broker (a bad expression rejects
+   * here), heartbeat sent, rebalance run. Rejects when the group runs in this client already.
+   */
+  start(): Promise<void>;
+  /**
+   * Stops pulling, waits for running listeners up to awaitTerminationMillisWhenShutdown, persists
+   * offsets, unlocks orderly queues, leaves the group and closes what no other client shares.
+   */
+  shutdown(): Promise<void>;
+  /** Pulls pause (held queues stay held); resume() pulls again and rebalances. */
+  suspend(): void;
+  resume(): void;
+  /** The topic's readable queues. */
+  fetchSubscribeMessageQueues(topic: string): Promise<MessageQueue[]>;
+  /** Sends `msg` back to be consumed again after `delayLevel` (0: by its reconsume count), as a failed listener does. */
+  sendMessageBack(msg: MessageExt, delayLevel: number, brokerName?: string): Promise<void>;
+}
+
+class PushConsumerFacade implements PushConsumer {
+  readonly consumerGroup: string;
+  private readonly impl: DefaultMQPushConsumerImpl;
+
+  constructor(impl: DefaultMQPushConsumerImpl) {
+    this.impl = impl;
+    this.consumerGroup = impl.options.consumerGroup;
+  }
+
+  get clientId(): string | undefined {
+    return this.impl.serviceState === 'CREATE_JUST' ? undefined : this.impl.instance.clientId;
+  }
+
+  get consumeConcurrency(): number {
+    return this.impl.options.consumeConcurrency;
+  }
+
+  set consumeConcurrency(value: number) {
+    this.impl.updateCorePoolSize(value);
+  }
+
+  get paused(): boolean {
+    return this.impl.isPaused();
+  }
+
+  subscribe(topic: string, expression?: SubscriptionExpression): void {
+    this.impl.subscribe(topic, expression);
+  }
+
+  unsubscribe(topic: string): void {
+    this.impl.unsubscribe(topic);
+  }
+
+  registerMessageListener(listener: MessageListener): void {
+    this.impl.registerMessageListener(listener);
+  }
+
+  registerConsumeMessageHook(hook: ConsumeMessageHook): void {
+    this.impl.registerConsumeMessageHook(hook);
+  }
+
+  start(): Promise<void> {
+    return this.impl.start();
+  }
+
+  shutdown(): Promise<void> {
+    return this.impl.shutdown();
+  }
+
+  suspend(): void {
+    this.impl.suspend();
+  }
+
+  resume(): void {
+    this.impl.resume();
+  }
+
+  fetchSubscribeMessageQueues(topic: string): Promise<MessageQueue[]> {
+    return this.impl.fetchSubscribeMessageQueues(topic);
+  }
+
+  sendMessageBack(msg: MessageExt, delayLevel: number, brokerName?: string): Promise<void> {
+    return this.impl.sendMessageBack(msg, delayLevel, brokerName);
+  }
+
+  searchOffset(mq: MessageQueue, timestamp: number | bigint, options?: QueryOptions): Promise<bigint> {
+    return this.impl.queries.searchOffset(mq, timestamp, options);
+  }
+
+  maxOffset(mq: MessageQueue, options?: QueryOptions): Promise<bigint> {
+    return this.impl.queries.maxOffset(mq, options);
+  }
+
+  minOffset(mq: MessageQueue, options?: QueryOptions): Promise<bigint> {
+    return this.impl.queries.minOffset(mq, options);
+  }
+
+  earliestMsgStoreTime(mq: MessageQueue, options?: QueryOptions): Promise<bigint> {
+    return this.impl.queries.earliestMsgStoreTime(mq, options);
+  }
+
+  viewMessage(msgId: string, options?: ViewMessageOptions): Promise<MessageExt> {
+    return this.impl.queries.viewMessage(msgId, options);
+  }
+
+  queryMessage(
+    topic: string,
+    key: string,
+    maxNum: number,
+    begin: number | bigint,
+    end: number | bigint,
+    options?: QueryOptions,
+  ): Promise<QueryResult> {
+    return this.impl.queries.queryMessage(topic, key, maxNum, begin, end, options);
+  }
+}
+
+/** A push consumer of `options.consumerGroup`; throws a ValidationError naming a bad option. */
+export function createPushConsumer(options: PushConsumerOptions): PushConsumer {
+  const impl = new DefaultMQPushConsumerImpl(
+    options,
+    (kind, { instance, group, dir }) =>
+      kind === 'local'
+        ? new LocalFileOffsetStore({
+            clientId: instance.clientId,
+            groupName: group,
+            logger: instance.logger,
+            localOffsetStoreDir: dir,
+          })
+        : new RemoteBrokerOffsetStore(instance, group),
+    (clock) => new ConsumerStatsManager(clock),
+  );
+  impl.innerProducerFactory = async (instance) => {
+    // The instance's own producer sends topics already on the wire, so it has no namespace.
+    const producer = new DefaultMQProducerImpl(
+      { producerGroup: MixAll.CLIENT_INNER_PRODUCER_GROUP },
+      { ...instance.config, namespace: undefined },
+    );
+    producer.startInner(instance);
+    return producer;
+  };
+  return new PushConsumerFacade(impl);
+}
