@@ -9,7 +9,7 @@ import type { Clock, TimerHandle } from '../../common/clock.js';
 import { MixAll, PullSysFlag } from '../../common/constants.js';
 import { ValidationError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger.js';
-import { Message, type MessageExt } from '../../common/message/message.js';
+import type { MessageExt } from '../../common/message/message.js';
 import { MessageConst } from '../../common/message/message-const.js';
 import { MessageQueue } from '../../common/message/message-queue.js';
 import { encodeConsumeMessageDirectlyResult } from '../../common/protocol/consume-message-directly-result.js';
@@ -33,10 +33,6 @@ import type { MQAdminImpl } from '../instance/mq-admin-impl.js';
 import type { CallOptions } from '../instance/mq-client-api.js';
 import type { MQClientInstance, ServiceState } from '../instance/mq-client-instance.js';
 import { getOrCreateMQClientInstance } from '../instance/mq-client-manager.js';
-import {
-  buildConsumerSendMsgBackRequest,
-  parseConsumerSendMsgBackResponse,
-} from '../instance/requests/consumer-send-msg-back.js';
 import { NamespacedAdmin } from '../mq-admin.js';
 import type { ConsumeMessageHook } from './consume/consume-hooks.js';
 import { ConsumeMessageConcurrentlyService } from './consume/consume-message-concurrently-service.js';
@@ -58,11 +54,10 @@ import {
 import { AllocateMessageQueueAveragely } from './rebalance/allocate/averagely.js';
 import { RebalanceImpl } from './rebalance/rebalance-impl.js';
 import { RebalancePushAdapter } from './rebalance/rebalance-push-adapter.js';
+import { innerProducerOf, sendMessageBack } from './send-message-back.js';
 import { buildConsumerRunningInfo } from './stats/consumer-running-info-builder.js';
 import type { ConsumerStatsRecorder } from './stats/consumer-stats-recorder.js';
 
-/** Upstream's timeout of CONSUMER_SEND_MSG_BACK, ms. */
-const SEND_MSG_BACK_TIMEOUT_MS = 5000;
 /** Upstream's pause before re-pulling after a broker's FLOW_CONTROL answer, ms. */
 const PULL_TIME_DELAY_MILLS_WHEN_BROKER_FLOW_CONTROL = 20;
 /** Upstream's pause before rebuilding a queue whose pull offset was illegal, ms. */
@@ -700,71 +695,24 @@ export class DefaultMQPushConsumerImpl implements MQConsumerInner, OrderlyConsum
    * sets. Rejects when both failed (the message is then consumed again locally).
    */
   async sendMessageBack(msg: MessageExt, delayLevel: number, brokerName: string | undefined): Promise<void> {
-    const instance = this.instance;
-    const topic = withNamespaceOf(this.config, msg.topic);
-    try {
-      const addr =
-        brokerName !== undefined && brokerName !== ''
-          ? instance.findBrokerAddressInPublish(brokerName)
-          : `${msg.storeHost.address}:${msg.storeHost.port}`;
-      if (addr === undefined)
-        throw new MQClientError(`The broker[${brokerName}] not exist`, undefined, { topic });
-      const request = buildConsumerSendMsgBackRequest({
-        offset: msg.commitLogOffset,
-        group: this.consumerGroup,
-        delayLevel,
-        originMsgId: msg.msgId,
-        originTopic: topic,
+    await sendMessageBack(
+      {
+        instance: this.instance,
+        consumerGroup: this.consumerGroup,
         unitMode: this.config.unitMode,
         maxReconsumeTimes: this.maxReconsumeTimes(),
-        bname: brokerName,
-      });
-      const response = await instance.api.invoke(addr, request, {
-        timeoutMs: SEND_MSG_BACK_TIMEOUT_MS,
+        logger: this.logger,
         signal: this.shutdownController.signal,
-      });
-      parseConsumerSendMsgBackResponse(response, { brokerAddr: addr, topic, group: this.consumerGroup });
-    } catch (error) {
-      this.logger.error('sendMessageBack failed, sending to the retry topic with the inner producer', {
-        group: this.consumerGroup,
-        msgId: msg.msgId,
-        error: errorText(error),
-      });
-      const producer = await this.innerProducer();
-      await producer.sendInner(this.retryMessage(msg, topic), SEND_MSG_BACK_TIMEOUT_MS);
-    }
-  }
-
-  private retryMessage(msg: MessageExt, wireTopic: string): Message {
-    const retry = new Message(MixAll.getRetryTopic(this.consumerGroup), msg.body);
-    retry.properties = new Map(msg.properties);
-    const origin = msg.properties.get(MessageConst.PROPERTY_ORIGIN_MESSAGE_ID);
-    retry.properties.set(
-      MessageConst.PROPERTY_ORIGIN_MESSAGE_ID,
-      origin === undefined || origin.trim() === '' ? msg.msgId : origin,
+      },
+      msg,
+      withNamespaceOf(this.config, msg.topic),
+      delayLevel,
+      brokerName,
     );
-    retry.flag = msg.flag;
-    retry.properties.set(MessageConst.PROPERTY_RETRY_TOPIC, wireTopic);
-    retry.properties.set(MessageConst.PROPERTY_RECONSUME_TIME, String(msg.reconsumeTimes + 1));
-    retry.properties.set(MessageConst.PROPERTY_MAX_RECONSUME_TIMES, String(this.maxReconsumeTimes()));
-    retry.properties.delete(MessageConst.PROPERTY_TRANSACTION_PREPARED);
-    retry.delayTimeLevel = 3 + msg.reconsumeTimes;
-    return retry;
   }
-
-  /** Set by the consumer's module: makes the instance's inner producer (kept apart to avoid a cycle). */
-  innerProducerFactory: ((instance: MQClientInstance) => Promise<InnerProducer>) | undefined;
 
   innerProducerForDLQ(): Promise<InnerProducer> {
-    return this.innerProducer();
-  }
-
-  private innerProducer(): Promise<InnerProducer> {
-    const factory = this.innerProducerFactory;
-    if (factory === undefined)
-      return Promise.reject(new MQClientError('no inner producer', undefined, { group: this.consumerGroup }));
-    const instance = this.instance;
-    return instance.getOrCreateInnerProducer(() => factory(instance));
+    return innerProducerOf(this.instance);
   }
 
   resetRetryAndNamespace(msgs: readonly MessageExt[]): void {

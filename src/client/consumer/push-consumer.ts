@@ -14,11 +14,9 @@
  * ```
  */
 
-import { MixAll } from '../../common/constants.js';
 import type { MessageExt } from '../../common/message/message.js';
 import type { MessageQueue } from '../../common/message/message-queue.js';
 import type { MQAdmin, QueryOptions, QueryResult, ViewMessageOptions } from '../mq-admin.js';
-import { DefaultMQProducerImpl } from '../producer/default-mq-producer-impl.js';
 import type { ConsumeMessageHook } from './consume/consume-hooks.js';
 import { DefaultMQPushConsumerImpl, type SubscriptionExpression } from './default-mq-push-consumer-impl.js';
 import type { MessageListener } from './listener.js';
@@ -173,14 +171,5 @@ export function createPushConsumer(options: PushConsumerOptions): PushConsumer {
         : new RemoteBrokerOffsetStore(instance, group),
     (clock) => new ConsumerStatsManager(clock),
   );
-  impl.innerProducerFactory = async (instance) => {
-    // The instance's own producer sends topics already on the wire, so it has no namespace.
-    const producer = new DefaultMQProducerImpl(
-      { producerGroup: MixAll.CLIENT_INNER_PRODUCER_GROUP },
-      { ...instance.config, namespace: undefined },
-    );
-    producer.startInner(instance);
-    return producer;
-  };
   return new PushConsumerFacade(impl);
 }

@@ -8,7 +8,7 @@
  */
 import type { TimerHandle } from '../../../common/clock.js';
 import { MixAll } from '../../../common/constants.js';
-import { Message, type MessageExt } from '../../../common/message/message.js';
+import type { MessageExt } from '../../../common/message/message.js';
 import { MessageConst } from '../../../common/message/message-const.js';
 import { MessageQueue } from '../../../common/message/message-queue.js';
 import {
@@ -27,6 +27,7 @@ import {
   type MessageListenerOrderly,
 } from '../listener.js';
 import type { ProcessQueue } from '../process-queue.js';
+import { retryMessage } from '../send-message-back.js';
 import { ConsumeExecutor } from './consume-executor.js';
 import type { ConsumeMessageContext } from './consume-hooks.js';
 import {
@@ -420,19 +421,13 @@ export class ConsumeMessageOrderlyService implements ConsumeMessageService {
   private async sendToDLQ(msg: MessageExt, max: number): Promise<boolean> {
     const host = this.host;
     try {
-      const retry = new Message(MixAll.getRetryTopic(host.consumerGroup), msg.body);
-      retry.properties = new Map(msg.properties);
-      const origin = msg.properties.get(MessageConst.PROPERTY_ORIGIN_MESSAGE_ID);
-      retry.properties.set(
-        MessageConst.PROPERTY_ORIGIN_MESSAGE_ID,
-        origin === undefined || origin.trim() === '' ? msg.msgId : origin,
+      const retry = retryMessage(
+        msg,
+        host.consumerGroup,
+        wrapNamespace(host.namespace, msg.topic),
+        msg.reconsumeTimes,
+        max,
       );
-      retry.flag = msg.flag;
-      retry.properties.set(MessageConst.PROPERTY_RETRY_TOPIC, wrapNamespace(host.namespace, msg.topic));
-      retry.properties.set(MessageConst.PROPERTY_RECONSUME_TIME, String(msg.reconsumeTimes));
-      retry.properties.set(MessageConst.PROPERTY_MAX_RECONSUME_TIMES, String(max));
-      retry.properties.delete(MessageConst.PROPERTY_TRANSACTION_PREPARED);
-      retry.delayTimeLevel = 3 + msg.reconsumeTimes;
       const producer = await host.innerProducerForDLQ();
       await producer.sendInner(retry, 3000);
       return true;
