@@ -5,17 +5,16 @@
  * per topic spread over the queues held.
  */
 import type { Clock } from '../../../common/clock.js';
-import { MixAll } from '../../../common/constants.js';
 import type { Logger } from '../../../common/logger.js';
 import type { MessageQueue } from '../../../common/message/message-queue.js';
-import { ConsumeFromWhere, ConsumeType, MessageModel } from '../../../common/protocol/heartbeat-data.js';
-import { errorText } from '../../errors.js';
+import { ConsumeType, MessageModel } from '../../../common/protocol/heartbeat-data.js';
 import type { MQAdminImpl } from '../../instance/mq-admin-impl.js';
 import type { CallOptions } from '../../instance/mq-client-api.js';
-import { type OffsetStore, ReadOffsetType } from '../offset/offset-store.js';
+import type { OffsetStore } from '../offset/offset-store.js';
 import type { ProcessQueue } from '../process-queue.js';
 import type { PullRequest } from '../pull/pull-request.js';
 import type { ResolvedPushConsumerOptions } from '../push-consumer-options.js';
+import { computePullFromWhere } from './compute-pull-from-where.js';
 import type { RebalanceAdapter, RebalanceImpl } from './rebalance-impl.js';
 
 /** How long removeUnnecessaryMessageQueue waits for an orderly queue's in-flight batch, ms (upstream tryLock(1000)). */
@@ -97,28 +96,19 @@ export class RebalancePushAdapter implements RebalanceAdapter {
   }
 
   /** `computePullFromWhereWithException`: the stored offset, else where consumeFromWhere says. */
-  async computePullFromWhere(mq: MessageQueue): Promise<bigint> {
-    const { options, offsetStore, admin } = this.host;
-    const lastOffset = await offsetStore.readOffset(mq, ReadOffsetType.READ_FROM_STORE);
-    if (lastOffset >= 0n) return lastOffset;
-    if (lastOffset !== -1n) return -1n;
-    const retryTopic = mq.topic.startsWith(MixAll.RETRY_GROUP_TOPIC_PREFIX);
-    try {
-      switch (options.consumeFromWhere) {
-        case ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET:
-          return 0n;
-        case ConsumeFromWhere.CONSUME_FROM_TIMESTAMP:
-          if (retryTopic) return await admin.maxOffset(mq, this.host.apiCallOptions());
-          return await admin.searchOffset(mq, BigInt(options.consumeTimestamp), this.host.apiCallOptions());
-        default:
-          // CONSUME_FROM_LAST_OFFSET and the deprecated variants that behave like it.
-          if (retryTopic) return 0n;
-          return await admin.maxOffset(mq, this.host.apiCallOptions());
-      }
-    } catch (error) {
-      this.host.logger.warn('compute consume offset failed', { mq: mq.toString(), error: errorText(error) });
-      throw error;
-    }
+  computePullFromWhere(mq: MessageQueue): Promise<bigint> {
+    const host = this.host;
+    return computePullFromWhere(
+      {
+        consumeFromWhere: host.options.consumeFromWhere,
+        consumeTimestamp: host.options.consumeTimestamp,
+        offsetStore: host.offsetStore,
+        admin: host.admin,
+        logger: host.logger,
+        callOptions: () => host.apiCallOptions(),
+      },
+      mq,
+    );
   }
 
   dispatchPullRequest(requests: readonly PullRequest[]): void {
