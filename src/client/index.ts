@@ -14,6 +14,15 @@ export {
   type MessageListenerConcurrently,
   type MessageListenerOrderly,
 } from './consumer/listener.js';
+export type {
+  MessageQueueListener,
+  TopicMessageQueueChangeListener,
+} from './consumer/lite/default-lite-pull-consumer-impl.js';
+export { createLitePullConsumer, type LitePullConsumer } from './consumer/lite/lite-pull-consumer.js';
+export {
+  DEFAULT_LITE_PULL_CONSUMER_OPTIONS,
+  type LitePullConsumerOptions,
+} from './consumer/lite/lite-pull-consumer-options.js';
 export { createPushConsumer, type PushConsumer } from './consumer/push-consumer.js';
 export { DEFAULT_PUSH_CONSUMER_OPTIONS, type PushConsumerOptions } from './consumer/push-consumer-options.js';
 export {

@@ -3,11 +3,17 @@
  * DefaultMQPushConsumerImpl and the consume services), upstream's names and defaults, checked once
  * at creation so a bad value fails there with the option's name.
  */
-import { MixAll } from '../../common/constants.js';
 import { ValidationError } from '../../common/errors.js';
 import { ConsumeFromWhere, MessageModel } from '../../common/protocol/heartbeat-data.js';
-import { checkGroup } from '../../common/validators.js';
 import type { ClientOptions } from '../client-config.js';
+import {
+  checkConsumerGroup,
+  checkStrategy,
+  flag,
+  integer,
+  oneOf,
+  parseConsumeTimestamp,
+} from './consumer-options.js';
 import type { AllocateMessageQueueStrategy } from './rebalance/allocate/allocate-message-queue-strategy.js';
 
 export interface PushConsumerOptions extends ClientOptions {
@@ -144,56 +150,6 @@ export const DEFAULT_PUSH_CONSUMER_OPTIONS = Object.freeze({
   consumeTimestampAgoMs: 30 * 60_000,
 });
 
-function integer(name: string, value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new ValidationError(`${name} must be an integer in [${min}, ${max}], got ${String(value)}`, -1);
-  }
-  return value;
-}
-
-function flag(name: string, value: unknown, fallback: boolean): boolean {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'boolean')
-    throw new ValidationError(`${name} must be true or false, got ${typeof value}`, -1);
-  return value;
-}
-
-function oneOf<T extends string>(
-  name: string,
-  value: unknown,
-  values: { readonly [k: string]: T },
-  fallback: T,
-): T {
-  if (value === undefined) return fallback;
-  if (typeof value === 'string' && Object.hasOwn(values, value)) return values[value] as T;
-  throw new ValidationError(
-    `${name} must be one of ${Object.keys(values).join(', ')}, got ${String(value)}`,
-    -1,
-  );
-}
-
-/** Upstream's `yyyyMMddHHmmss` (UtilAll.YYYYMMDDHHMMSS) in local time, a Date, or epoch ms. */
-export function parseConsumeTimestamp(value: string | Date | number): number {
-  if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) throw new ValidationError('consumeTimestamp is an invalid Date', -1);
-    return value.getTime();
-  }
-  if (typeof value === 'number') return integer('consumeTimestamp', value, 0);
-  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(value);
-  if (m === null) {
-    throw new ValidationError(
-      `consumeTimestamp must be yyyyMMddHHmmss, a Date or ms, got ${JSON.stringify(value)}`,
-      -1,
-    );
-  }
-  const [, y, mo, d, h, mi, s] = m.map(Number) as [number, number, number, number, number, number, number];
-  const date = new Date(y, mo - 1, d, h, mi, s);
-  if (date.getMonth() !== mo - 1 || date.getDate() !== d || h > 23 || mi > 59 || s > 59) {
-    throw new ValidationError(`consumeTimestamp ${value} is not a valid date`, -1);
-  }
-  return date.getTime();
-}
-
 /** Defaults applied and every value checked; `now` gives the default consumeTimestamp. */
 export function resolvePushConsumerOptions(
   options: PushConsumerOptions,
@@ -203,38 +159,21 @@ export function resolvePushConsumerOptions(
     throw new ValidationError('consumer options must be an object with a consumerGroup', -1);
   }
   const d = DEFAULT_PUSH_CONSUMER_OPTIONS;
-  try {
-    checkGroup(options.consumerGroup);
-  } catch (error) {
-    if (error instanceof ValidationError)
-      throw new ValidationError(`consumerGroup: ${error.message}`, error.responseCode);
-    throw error;
-  }
-  if (options.consumerGroup === MixAll.DEFAULT_CONSUMER_GROUP) {
-    throw new ValidationError(
-      `consumerGroup can not equal ${MixAll.DEFAULT_CONSUMER_GROUP}, please specify another one.`,
-      -1,
-    );
-  }
-  const strategy = options.allocateMessageQueueStrategy;
-  if (strategy !== undefined && (typeof strategy !== 'object' || typeof strategy.allocate !== 'function')) {
-    throw new ValidationError(
-      'allocateMessageQueueStrategy must have an allocate(group, cid, mqAll, cidAll) method',
-      -1,
-    );
-  }
+  checkConsumerGroup(options.consumerGroup);
+  const strategy = checkStrategy(options.allocateMessageQueueStrategy);
   const int = <K extends keyof typeof d>(
     key: K & keyof PushConsumerOptions,
     min: number,
     max?: number,
   ): number => integer(key, options[key] ?? d[key], min, max);
-  const pullThresholdForTopic = int('pullThresholdForTopic', -1);
-  const pullThresholdSizeForTopic = int('pullThresholdSizeForTopic', -1);
-  if (pullThresholdForTopic === 0 || pullThresholdSizeForTopic === 0) {
-    throw new ValidationError(
-      'pullThresholdForTopic and pullThresholdSizeForTopic must be -1 (off) or >= 1',
-      -1,
-    );
+  // Upstream's checkConfig bounds: [1, 6553500] messages and [1, 102400] MiB, or -1 (off).
+  const pullThresholdForTopic = int('pullThresholdForTopic', -1, 6_553_500);
+  const pullThresholdSizeForTopic = int('pullThresholdSizeForTopic', -1, 102_400);
+  for (const [name, value] of [
+    ['pullThresholdForTopic', pullThresholdForTopic],
+    ['pullThresholdSizeForTopic', pullThresholdSizeForTopic],
+  ] as const) {
+    if (value === 0) throw new ValidationError(`${name} must be -1 (off) or >= 1, got 0`, -1);
   }
   const dir = options.localOffsetStoreDir;
   if (dir !== undefined && (typeof dir !== 'string' || dir.length === 0)) {

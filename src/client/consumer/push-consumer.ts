@@ -20,8 +20,7 @@ import type { MQAdmin, QueryOptions, QueryResult, ViewMessageOptions } from '../
 import type { ConsumeMessageHook } from './consume/consume-hooks.js';
 import { DefaultMQPushConsumerImpl, type SubscriptionExpression } from './default-mq-push-consumer-impl.js';
 import type { MessageListener } from './listener.js';
-import { LocalFileOffsetStore } from './offset/local-file-offset-store.js';
-import { RemoteBrokerOffsetStore } from './offset/remote-broker-offset-store.js';
+import { createOffsetStore } from './offset/create-offset-store.js';
 import type { PushConsumerOptions } from './push-consumer-options.js';
 import { ConsumerStatsManager } from './stats/consumer-stats-manager.js';
 
@@ -160,15 +159,7 @@ class PushConsumerFacade implements PushConsumer {
 export function createPushConsumer(options: PushConsumerOptions): PushConsumer {
   const impl = new DefaultMQPushConsumerImpl(
     options,
-    (kind, { instance, group, dir }) =>
-      kind === 'local'
-        ? new LocalFileOffsetStore({
-            clientId: instance.clientId,
-            groupName: group,
-            logger: instance.logger,
-            localOffsetStoreDir: dir,
-          })
-        : new RemoteBrokerOffsetStore(instance, group),
+    createOffsetStore,
     (clock) => new ConsumerStatsManager(clock),
   );
   return new PushConsumerFacade(impl);
