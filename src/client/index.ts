@@ -23,6 +23,13 @@ export {
   DEFAULT_LITE_PULL_CONSUMER_OPTIONS,
   type LitePullConsumerOptions,
 } from './consumer/lite/lite-pull-consumer-options.js';
+export { type PullResult, PullStatus } from './consumer/pull/pull-result.js';
+export type { PullCallOptions } from './consumer/pull-consumer/default-mq-pull-consumer-impl.js';
+export { createPullConsumer, type PullConsumer } from './consumer/pull-consumer/pull-consumer.js';
+export {
+  DEFAULT_PULL_CONSUMER_OPTIONS,
+  type PullConsumerOptions,
+} from './consumer/pull-consumer/pull-consumer-options.js';
 export { createPushConsumer, type PushConsumer } from './consumer/push-consumer.js';
 export { DEFAULT_PUSH_CONSUMER_OPTIONS, type PushConsumerOptions } from './consumer/push-consumer-options.js';
 export {

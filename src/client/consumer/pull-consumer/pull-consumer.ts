@@ -1,0 +1,170 @@
+/**
+ * The public pull consumer: `createPullConsumer(options)` returns a PullConsumer (upstream
+ * DefaultMQPullConsumer). The application lists queues, pulls from offsets it chooses and stores its
+ * progress itself or with updateConsumeOffset.
+ *
+ * ```js
+ * const consumer = createPullConsumer({ namesrvAddr, consumerGroup: 'pc' });
+ * await consumer.start();
+ * for (const mq of await consumer.fetchSubscribeMessageQueues('Orders')) {
+ *   const r = await consumer.pull(mq, '*', await consumer.fetchConsumeOffset(mq, true), 32);
+ *   // r.pullStatus, r.msgFoundList, r.nextBeginOffset
+ * }
+ * ```
+ */
+import type { MessageExt } from '../../../common/message/message.js';
+import type { MessageQueue } from '../../../common/message/message-queue.js';
+import type { MQAdmin, QueryOptions, QueryResult, ViewMessageOptions } from '../../mq-admin.js';
+import type { SubscriptionExpression } from '../default-mq-push-consumer-impl.js';
+import type { MessageQueueListener } from '../lite/default-lite-pull-consumer-impl.js';
+import { createOffsetStore } from '../offset/create-offset-store.js';
+import type { PullResult } from '../pull/pull-result.js';
+import { DefaultMQPullConsumerImpl, type PullCallOptions } from './default-mq-pull-consumer-impl.js';
+import type { PullConsumerOptions } from './pull-consumer-options.js';
+
+export interface PullConsumer extends MQAdmin {
+  readonly consumerGroup: string;
+  readonly clientId: string | undefined;
+  start(): Promise<void>;
+  /** Persists the offsets of the queues held, leaves the group and closes what no other client shares. */
+  shutdown(): Promise<void>;
+  /** Messages of `mq` from `offset` (answered at once when there are none). */
+  pull(
+    mq: MessageQueue,
+    expression: SubscriptionExpression,
+    offset: bigint | number,
+    maxNums: number,
+    options?: PullCallOptions,
+  ): Promise<PullResult>;
+  /** The same, long-polled: the broker holds it until a message comes or brokerSuspendMaxTimeMillis passes. */
+  pullBlockIfNotFound(
+    mq: MessageQueue,
+    expression: SubscriptionExpression,
+    offset: bigint | number,
+    maxNums: number,
+    options?: PullCallOptions,
+  ): Promise<PullResult>;
+  /** Stores the group's offset of `mq` (in memory; persisted every persistConsumerOffsetInterval and at shutdown). */
+  updateConsumeOffset(mq: MessageQueue, offset: bigint | number): void;
+  /** The group's offset of `mq`: from the broker (or file) with `fromStore`, else memory first; -1 when none. */
+  fetchConsumeOffset(mq: MessageQueue, fromStore: boolean): Promise<bigint>;
+  /** Sends `msg` back to be consumed again after `delayLevel` (to `consumerGroup`'s retry topic). */
+  sendMessageBack(
+    msg: MessageExt,
+    delayLevel: number,
+    brokerName?: string,
+    consumerGroup?: string,
+  ): Promise<void>;
+  fetchSubscribeMessageQueues(topic: string): Promise<MessageQueue[]>;
+  /** The queues of a registered topic rebalancing gave this member. */
+  fetchMessageQueuesInBalance(topic: string): MessageQueue[];
+  /** Registers `topic` for rebalancing and `listener` for its changes. */
+  registerMessageQueueListener(topic: string, listener: MessageQueueListener): void;
+}
+
+class PullConsumerFacade implements PullConsumer {
+  readonly consumerGroup: string;
+  private readonly impl: DefaultMQPullConsumerImpl;
+
+  constructor(impl: DefaultMQPullConsumerImpl) {
+    this.impl = impl;
+    this.consumerGroup = impl.options.consumerGroup;
+  }
+
+  get clientId(): string | undefined {
+    return this.impl.serviceState === 'CREATE_JUST' ? undefined : this.impl.instance.clientId;
+  }
+
+  start(): Promise<void> {
+    return this.impl.start();
+  }
+
+  shutdown(): Promise<void> {
+    return this.impl.shutdown();
+  }
+
+  pull(
+    mq: MessageQueue,
+    expression: SubscriptionExpression,
+    offset: bigint | number,
+    maxNums: number,
+    options?: PullCallOptions,
+  ): Promise<PullResult> {
+    return this.impl.pull(mq, expression, offset, maxNums, options);
+  }
+
+  pullBlockIfNotFound(
+    mq: MessageQueue,
+    expression: SubscriptionExpression,
+    offset: bigint | number,
+    maxNums: number,
+    options?: PullCallOptions,
+  ): Promise<PullResult> {
+    return this.impl.pullBlockIfNotFound(mq, expression, offset, maxNums, options);
+  }
+
+  updateConsumeOffset(mq: MessageQueue, offset: bigint | number): void {
+    this.impl.updateConsumeOffset(mq, offset);
+  }
+
+  fetchConsumeOffset(mq: MessageQueue, fromStore: boolean): Promise<bigint> {
+    return this.impl.fetchConsumeOffset(mq, fromStore);
+  }
+
+  sendMessageBack(
+    msg: MessageExt,
+    delayLevel: number,
+    brokerName?: string,
+    consumerGroup?: string,
+  ): Promise<void> {
+    return this.impl.sendMessageBack(msg, delayLevel, brokerName, consumerGroup);
+  }
+
+  fetchSubscribeMessageQueues(topic: string): Promise<MessageQueue[]> {
+    return this.impl.fetchSubscribeMessageQueues(topic);
+  }
+
+  fetchMessageQueuesInBalance(topic: string): MessageQueue[] {
+    return this.impl.fetchMessageQueuesInBalance(topic);
+  }
+
+  registerMessageQueueListener(topic: string, listener: MessageQueueListener): void {
+    this.impl.registerMessageQueueListener(topic, listener);
+  }
+
+  searchOffset(mq: MessageQueue, timestamp: number | bigint, options?: QueryOptions): Promise<bigint> {
+    return this.impl.queries.searchOffset(mq, timestamp, options);
+  }
+
+  maxOffset(mq: MessageQueue, options?: QueryOptions): Promise<bigint> {
+    return this.impl.queries.maxOffset(mq, options);
+  }
+
+  minOffset(mq: MessageQueue, options?: QueryOptions): Promise<bigint> {
+    return this.impl.queries.minOffset(mq, options);
+  }
+
+  earliestMsgStoreTime(mq: MessageQueue, options?: QueryOptions): Promise<bigint> {
+    return this.impl.queries.earliestMsgStoreTime(mq, options);
+  }
+
+  viewMessage(msgId: string, options?: ViewMessageOptions): Promise<MessageExt> {
+    return this.impl.queries.viewMessage(msgId, options);
+  }
+
+  queryMessage(
+    topic: string,
+    key: string,
+    maxNum: number,
+    begin: number | bigint,
+    end: number | bigint,
+    options?: QueryOptions,
+  ): Promise<QueryResult> {
+    return this.impl.queries.queryMessage(topic, key, maxNum, begin, end, options);
+  }
+}
+
+/** A pull consumer of `options.consumerGroup`; throws a ValidationError naming a bad option. */
+export function createPullConsumer(options: PullConsumerOptions): PullConsumer {
+  return new PullConsumerFacade(new DefaultMQPullConsumerImpl(options, createOffsetStore));
+}
