@@ -45,7 +45,10 @@ export {
 export {
   CHANNEL_NAMES,
   type CommunicationMode,
+  type ConsumeTraceContext,
   type HeartbeatFailureEvent,
+  type PullFailureEvent,
+  type RebalanceEvent,
   type RouteChangeEvent,
   type SendRetryEvent,
   type SendTraceContext,

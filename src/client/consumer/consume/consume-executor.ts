@@ -65,7 +65,14 @@ export class ConsumeExecutor {
 
   private run(task: ConsumeTask): void {
     this.running++;
-    task()
+    // A task that throws before returning its promise must free its slot like one that rejects.
+    let pending: Promise<void>;
+    try {
+      pending = task();
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
+    pending
       .catch((error: unknown) => this.logger.error('consume task failed', { error: errorText(error) }))
       .finally(() => {
         this.running--;

@@ -15,7 +15,6 @@ import {
   type ConsumeMessageDirectlyResult,
 } from '../../../common/protocol/consume-message-directly-result.js';
 import { MessageModel } from '../../../common/protocol/heartbeat-data.js';
-import { consumeChannel } from '../../diagnostics.js';
 import { errorText } from '../../errors.js';
 import {
   type ConsumeConcurrentlyContext,
@@ -31,6 +30,7 @@ import {
   type ConsumeMessageService,
   markConsumeStart,
   runConsumeHooks,
+  traceListener,
 } from './consume-message-service.js';
 
 /** Upstream's Integer.MAX_VALUE default of ackIndex: every message of the batch. */
@@ -175,14 +175,10 @@ export class ConsumeMessageConcurrentlyService implements ConsumeMessageService 
     }
     const begin = host.clock.now();
     markConsumeStart(msgs, begin);
-    const outcome = consumeChannel.hasSubscribers
-      ? await consumeChannel.tracePromise(() => this.callListener(msgs, context), {
-          consumerGroup: host.consumerGroup,
-          messageQueue: mq,
-          msgs,
-          orderly: false,
-        })
-      : await this.callListener(msgs, context);
+    const outcome = await traceListener(
+      { consumerGroup: host.consumerGroup, messageQueue: mq, msgs, orderly: false },
+      () => this.callListener(msgs, context),
+    );
     const rt = host.clock.now() - begin;
     if (outcome.error !== undefined) {
       host.logger.warn('consumeMessage exception', {
@@ -192,7 +188,9 @@ export class ConsumeMessageConcurrentlyService implements ConsumeMessageService 
       });
     }
     let returnType = outcome.returnType;
-    if (returnType === ConsumeReturnType.SUCCESS && rt >= host.options.consumeTimeout * 60_000) {
+    // As upstream: any real answer (not a throw or a non-status) that came too late is TIME_OUT.
+    const answered = returnType === ConsumeReturnType.SUCCESS || returnType === ConsumeReturnType.FAILED;
+    if (answered && rt >= host.options.consumeTimeout * 60_000) {
       returnType = ConsumeReturnType.TIME_OUT;
     }
     if (hookContext !== undefined) {
@@ -331,6 +329,10 @@ export class ConsumeMessageConcurrentlyService implements ConsumeMessageService 
             group: this.host.consumerGroup,
             error: errorText(error),
           });
+          // The messages behind this one could not leave the cache either (only the first one is
+          // removed), so sending them back would only deliver them twice; upstream never passes a first
+          // message it could not send back either.
+          break;
         }
       }
     }

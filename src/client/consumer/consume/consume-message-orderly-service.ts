@@ -16,7 +16,6 @@ import {
   type ConsumeMessageDirectlyResult,
 } from '../../../common/protocol/consume-message-directly-result.js';
 import { MessageModel } from '../../../common/protocol/heartbeat-data.js';
-import { consumeChannel } from '../../diagnostics.js';
 import { errorText } from '../../errors.js';
 import type { InnerProducer } from '../../instance/inner.js';
 import { wrapNamespace } from '../../namespace.js';
@@ -35,6 +34,7 @@ import {
   type ConsumeMessageService,
   markConsumeStart,
   runConsumeHooks,
+  traceListener,
 } from './consume-message-service.js';
 
 /** Upstream's clamps of a suspension, ms. */
@@ -58,6 +58,8 @@ export interface OrderlyConsumeHost extends ConsumeHost {
 interface ListenerOutcome {
   status: ConsumeOrderlyStatus;
   returnType: ConsumeReturnType;
+  /** What the listener threw, if it did. */
+  error?: unknown;
 }
 
 export class ConsumeMessageOrderlyService implements ConsumeMessageService {
@@ -134,10 +136,9 @@ export class ConsumeMessageOrderlyService implements ConsumeMessageService {
       remark: undefined,
       spentTimeMills: 0n,
     };
+    const context = this.newContext(mq);
     try {
-      const context = this.newContext(mq);
       const status = await this.listener.consumeMessage([msg], context);
-      result.autoCommit = context.autoCommit;
       switch (status) {
         case ConsumeOrderlyStatus.COMMIT:
           result.consumeResult = CMResult.CR_COMMIT;
@@ -156,6 +157,8 @@ export class ConsumeMessageOrderlyService implements ConsumeMessageService {
       result.consumeResult = CMResult.CR_THROW_EXCEPTION;
       result.remark = errorText(error);
     }
+    // Upstream reads autoCommit after the listener, also when it threw.
+    result.autoCommit = context.autoCommit;
     result.spentTimeMills = BigInt(this.host.clock.now() - begin);
     return result;
   }
@@ -274,21 +277,18 @@ export class ConsumeMessageOrderlyService implements ConsumeMessageService {
         host.logger.warn('consumeMessage, the message queue is dropped', { mq: mq.toString() });
         return false;
       }
-      outcome = consumeChannel.hasSubscribers
-        ? await consumeChannel.tracePromise(() => this.callListener(msgs, context), {
-            consumerGroup: host.consumerGroup,
-            messageQueue: mq,
-            msgs,
-            orderly: true,
-          })
-        : await this.callListener(msgs, context);
+      outcome = await traceListener(
+        { consumerGroup: host.consumerGroup, messageQueue: mq, msgs, orderly: true },
+        () => this.callListener(msgs, context),
+      );
     } finally {
       pq.consumeLock.unlock();
     }
     const rt = host.clock.now() - begin;
     let returnType = outcome.returnType;
-    if (returnType === ConsumeReturnType.SUCCESS && rt >= host.options.consumeTimeout * 60_000)
-      returnType = ConsumeReturnType.TIME_OUT;
+    // As upstream: any real answer (not a throw or a non-status) that came too late is TIME_OUT.
+    const answered = returnType === ConsumeReturnType.SUCCESS || returnType === ConsumeReturnType.FAILED;
+    if (answered && rt >= host.options.consumeTimeout * 60_000) returnType = ConsumeReturnType.TIME_OUT;
     if (hookContext !== undefined) {
       hookContext.props.set(MixAll.CONSUME_CONTEXT_TYPE, returnType);
       hookContext.status = outcome.status;
@@ -336,6 +336,7 @@ export class ConsumeMessageOrderlyService implements ConsumeMessageService {
       return {
         status: ConsumeOrderlyStatus.SUSPEND_CURRENT_QUEUE_A_MOMENT,
         returnType: ConsumeReturnType.EXCEPTION,
+        error,
       };
     }
   }

@@ -8,6 +8,7 @@ import type { Logger } from '../../../common/logger.js';
 import type { MessageExt } from '../../../common/message/message.js';
 import type { MessageQueue } from '../../../common/message/message-queue.js';
 import type { ConsumeMessageDirectlyResult } from '../../../common/protocol/consume-message-directly-result.js';
+import { type ConsumeTraceContext, consumeChannel } from '../../diagnostics.js';
 import { errorText } from '../../errors.js';
 import type { OffsetStore } from '../offset/offset-store.js';
 import type { ProcessQueue } from '../process-queue.js';
@@ -81,4 +82,28 @@ export function runConsumeHooks(
 export function markConsumeStart(msgs: readonly MessageExt[], now: number): void {
   const text = String(now);
   for (const msg of msgs) msg.properties.set('CONSUME_START_TIME', text);
+}
+
+/**
+ * The listener call, traced on `tracing:rocketmq-ts:consumer:consume` when anyone listens: the
+ * context gets the answer in `status`, and a listener that threw makes the trace end in `error`.
+ */
+export async function traceListener<O extends { readonly status: string; readonly error?: unknown }>(
+  trace: Omit<ConsumeTraceContext, 'status' | 'error'>,
+  call: () => Promise<O>,
+): Promise<O> {
+  if (!consumeChannel.hasSubscribers) return call();
+  const context: ConsumeTraceContext = { ...trace };
+  let outcome: O | undefined;
+  try {
+    await consumeChannel.tracePromise(async () => {
+      outcome = await call();
+      context.status = outcome.status;
+      if (outcome.error !== undefined) throw outcome.error;
+      return outcome.status;
+    }, context);
+  } catch (error) {
+    if (outcome === undefined) throw error;
+  }
+  return outcome as O;
 }

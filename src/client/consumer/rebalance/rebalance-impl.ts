@@ -408,6 +408,7 @@ export class RebalanceImpl {
     for (const mq of mqSet) {
       if (this.processQueueTable.has(mq.key)) continue;
       if (isOrder && !(await this.lock(mq))) {
+        this.lockPending = true;
         this.logger.warn('doRebalance, add a new mq failed, because lock failed', {
           group: this.consumerGroup,
           mq: mq.toString(),
