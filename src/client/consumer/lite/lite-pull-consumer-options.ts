@@ -19,7 +19,7 @@ export interface LitePullConsumerOptions extends ClientOptions {
   consumerGroup: string;
   /** CLUSTERING [default] or BROADCASTING. */
   messageModel?: MessageModel | undefined;
-  /** Where a group without a stored offset starts [CONSUME_FROM_LAST_OFFSET]. */
+  /** Where a group without a stored offset starts: LAST [default], FIRST or TIMESTAMP. */
   consumeFromWhere?: ConsumeFromWhere | undefined;
   /** Start of CONSUME_FROM_TIMESTAMP: `yyyyMMddHHmmss` (local time), a Date or ms [half an hour ago]. */
   consumeTimestamp?: string | Date | number | undefined;
@@ -103,6 +103,13 @@ export const DEFAULT_LITE_PULL_CONSUMER_OPTIONS = Object.freeze({
   consumeTimestampAgoMs: 30 * 60_000,
 });
 
+/** Upstream's setConsumeFromWhere refuses the deprecated starting points. */
+const LITE_PULL_CONSUME_FROM_WHERE = Object.freeze({
+  CONSUME_FROM_LAST_OFFSET: ConsumeFromWhere.CONSUME_FROM_LAST_OFFSET,
+  CONSUME_FROM_FIRST_OFFSET: ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET,
+  CONSUME_FROM_TIMESTAMP: ConsumeFromWhere.CONSUME_FROM_TIMESTAMP,
+});
+
 /** Upstream's MIN_AUTOCOMMIT_INTERVAL_MILLIS. */
 const MIN_AUTOCOMMIT_INTERVAL_MILLIS = 1000;
 
@@ -127,7 +134,7 @@ export function resolveLitePullConsumerOptions(
     consumeFromWhere: oneOf(
       'consumeFromWhere',
       options.consumeFromWhere,
-      ConsumeFromWhere,
+      LITE_PULL_CONSUME_FROM_WHERE,
       d.consumeFromWhere,
     ),
     consumeTimestamp:
