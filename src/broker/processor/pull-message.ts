@@ -341,6 +341,18 @@ export async function processPullRequest(
     ? new ExpressionForRetryMessageFilter(subscriptionData, consumerFilterData, broker.consumerFilterManager)
     : new ExpressionMessageFilter(subscriptionData, consumerFilterData);
 
+  // Committed before the read is awaited, not after as upstream's (synchronous) order has it: an
+  // UPDATE_CONSUMER_OFFSET the consumer sent after this pull (its shutdown persist) must not be
+  // overwritten by this pull's older offset when the read yields to it.
+  if (brokerAllowSuspend && hasCommitOffsetFlag && config.brokerRole !== 'SLAVE') {
+    broker.consumerOffsetManager.commitOffset(
+      ctx.remoteAddress,
+      h.consumerGroup,
+      h.topic,
+      h.queueId,
+      h.commitOffset,
+    );
+  }
   const result = await broker.messageStore.getMessage(
     h.consumerGroup,
     h.topic,
@@ -423,15 +435,6 @@ export async function processPullRequest(
       break;
   }
 
-  if (brokerAllowSuspend && hasCommitOffsetFlag && config.brokerRole !== 'SLAVE') {
-    broker.consumerOffsetManager.commitOffset(
-      ctx.remoteAddress,
-      h.consumerGroup,
-      h.topic,
-      h.queueId,
-      h.commitOffset,
-    );
-  }
   if (held !== undefined) return held;
 
   const response = createResponse(request, code, {
