@@ -174,10 +174,12 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
       admin: this.instance.admin,
       logger: this.logger,
       callOptions: () => this.instance.apiCallOptions(this.shutdownController.signal),
+      readOffsetType: ReadOffsetType.MEMORY_FIRST_THEN_STORE,
     };
   }
 
-  private checkServiceState(): void {
+  /** Throws a ClientStateError unless the consumer is running. */
+  checkServiceState(): void {
     if (this.state !== 'RUNNING') {
       throw new ClientStateError(
         'LitePullConsumer',
@@ -477,7 +479,7 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
     ]);
     if (target < min || target > max) {
       throw new MQClientError(
-        `Seek offset illegal, seek offset = ${target}, min offset = ${min}, max offset = ${max}`,
+        `Seek offset illegal, seek offset = ${target}, min offset = ${min}, max offset = ${max}, message queue: ${queue.toString()}`,
         undefined,
         {
           topic: queue.topic,

@@ -109,6 +109,9 @@ class LitePullConsumerFacade implements LitePullConsumer {
 
   async *[Symbol.asyncIterator](): AsyncIterator<MessageExt> {
     const impl = this.impl;
+    // Iterating a consumer not started or already shut down is a mistake; one shut down while
+    // iterating just ends the loop.
+    impl.checkServiceState();
     while (impl.serviceState === 'RUNNING') {
       const request = await impl.takeRequest(impl.options.pollTimeoutMillis);
       if (request === undefined) continue;
@@ -129,6 +132,7 @@ class LitePullConsumerFacade implements LitePullConsumer {
 
   async *batches(options: { timeoutMs?: number } = {}): AsyncIterable<MessageExt[]> {
     const impl = this.impl;
+    impl.checkServiceState();
     while (impl.serviceState === 'RUNNING') {
       const request = await impl.takeRequest(options.timeoutMs ?? impl.options.pollTimeoutMillis);
       if (request === undefined) continue;

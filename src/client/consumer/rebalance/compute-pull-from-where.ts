@@ -22,11 +22,17 @@ export interface PullFromWhereContext {
   readonly admin: MQAdminImpl;
   readonly logger: Logger;
   callOptions(): CallOptions;
+  /**
+   * How the stored offset is read [READ_FROM_STORE, as RebalancePushImpl]. RebalanceLitePullImpl reads
+   * MEMORY_FIRST_THEN_STORE, so an offset committed in memory (commit without persist) is where a
+   * queue assigned again starts.
+   */
+  readonly readOffsetType?: ReadOffsetType | undefined;
 }
 
 /** The start offset, or -1 when the store failed (the queue is tried again at the next rebalance). */
 export async function computePullFromWhere(ctx: PullFromWhereContext, mq: MessageQueue): Promise<bigint> {
-  const lastOffset = await ctx.offsetStore.readOffset(mq, ReadOffsetType.READ_FROM_STORE);
+  const lastOffset = await ctx.offsetStore.readOffset(mq, ctx.readOffsetType ?? ReadOffsetType.READ_FROM_STORE);
   if (lastOffset >= 0n) return lastOffset;
   if (lastOffset !== -1n) return -1n;
   const retryTopic = mq.topic.startsWith(MixAll.RETRY_GROUP_TOPIC_PREFIX);
