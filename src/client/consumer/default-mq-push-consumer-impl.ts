@@ -618,6 +618,12 @@ export class DefaultMQPushConsumerImpl implements MQConsumerInner, OrderlyConsum
   ): void {
     const pq = request.processQueue;
     const mq = request.messageQueue;
+    // The queue was dropped while this pull was out (a reset, a rebalance): its answer would move
+    // the offset of the queue's next ProcessQueue (a reset undone by NO_NEW_MSG's correction).
+    if (pq.dropped) {
+      this.logger.debug('the pull answer of a dropped queue ignored', { request: request.toString() });
+      return;
+    }
     switch (result.pullStatus) {
       case PullStatus.FOUND: {
         const prevRequestOffset = request.nextOffset;

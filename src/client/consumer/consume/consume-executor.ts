@@ -3,24 +3,46 @@
  * run at once, the others wait in order. Node has no threads; a request is an async function and
  * "concurrency" is how many listener calls are in flight. What waits here is bounded by the pull
  * thresholds (a queue stops being pulled while its cache is full), not by this queue.
+ *
+ * Unlike a blocked Java thread, a listener call that has run for `stuckAfterMs` (consumeTimeout)
+ * gives its slot up when a task needs one, so calls that never settle cannot stop every queue.
  */
 import type { Logger } from '../../../common/logger.js';
 import { errorText } from '../../errors.js';
 
 export type ConsumeTask = () => Promise<void>;
 
+interface Running {
+  readonly startedAt: number;
+  released: boolean;
+}
+
 export class ConsumeExecutor {
   private concurrency: number;
   private running = 0;
+  /** Insertion order is start order: the first entry is the oldest call still holding a slot. */
+  private readonly inFlight = new Set<Running>();
+  private readonly now: () => number;
+  private readonly stuckAfterMs: number;
   private queue: ConsumeTask[] = [];
   private head = 0;
   private stopped = false;
   private readonly idleWaiters: Array<() => void> = [];
   private readonly logger: Logger;
 
-  constructor(concurrency: number, logger: Logger) {
+  /** `stuckAfterMs`: consumeTimeout in ms [never]; `now`: the consumer's clock. */
+  constructor(
+    concurrency: number,
+    logger: Logger,
+    {
+      now = Date.now,
+      stuckAfterMs = Number.POSITIVE_INFINITY,
+    }: { now?: () => number; stuckAfterMs?: number } = {},
+  ) {
     this.concurrency = concurrency;
     this.logger = logger;
+    this.now = now;
+    this.stuckAfterMs = stuckAfterMs;
   }
 
   get corePoolSize(): number {
@@ -42,6 +64,7 @@ export class ConsumeExecutor {
   /** Runs `task` when a slot is free; dropped (false) once the executor is shut down. */
   submit(task: ConsumeTask): boolean {
     if (this.stopped) return false;
+    if (this.running >= this.concurrency) this.releaseStuck();
     if (this.running < this.concurrency) this.run(task);
     else this.queue.push(task);
     return true;
@@ -63,8 +86,32 @@ export class ConsumeExecutor {
     return new Promise((resolve) => this.idleWaiters.push(() => resolve(dropped)));
   }
 
+  /**
+   * Frees the slots of calls running for stuckAfterMs or more (they go on, uncounted) and starts what
+   * waits in them. Done on submit when the pool is full, and by the services' periodic tasks for
+   * tasks that were already waiting.
+   */
+  releaseStuck(): void {
+    if (this.stopped) return;
+    const cutoff = this.now() - this.stuckAfterMs;
+    let freed = false;
+    for (const r of this.inFlight) {
+      if (r.startedAt > cutoff) break;
+      r.released = true;
+      this.inFlight.delete(r);
+      this.running--;
+      freed = true;
+      this.logger.warn('a listener call outlived consumeTimeout: its slot is given to the next', {
+        runningMs: cutoff + this.stuckAfterMs - r.startedAt,
+      });
+    }
+    if (freed) this.drain();
+  }
+
   private run(task: ConsumeTask): void {
     this.running++;
+    const slot: Running = { startedAt: this.now(), released: false };
+    this.inFlight.add(slot);
     // A task that throws before returning its promise must free its slot like one that rejects.
     let pending: Promise<void>;
     try {
@@ -75,6 +122,8 @@ export class ConsumeExecutor {
     pending
       .catch((error: unknown) => this.logger.error('consume task failed', { error: errorText(error) }))
       .finally(() => {
+        if (slot.released) return;
+        this.inFlight.delete(slot);
         this.running--;
         this.drain();
         if (this.running === 0 && this.stopped) for (const w of this.idleWaiters.splice(0)) w();

@@ -55,7 +55,10 @@ export class ConsumeMessageConcurrentlyService implements ConsumeMessageService 
   constructor(host: ConsumeHost, listener: MessageListenerConcurrently) {
     this.host = host;
     this.listener = listener;
-    this.executor = new ConsumeExecutor(host.options.consumeConcurrency, host.logger);
+    this.executor = new ConsumeExecutor(host.options.consumeConcurrency, host.logger, {
+      now: () => host.clock.now(),
+      stuckAfterMs: host.options.consumeTimeout * 60_000,
+    });
   }
 
   start(): void {
@@ -311,6 +314,7 @@ export class ConsumeMessageConcurrentlyService implements ConsumeMessageService 
   }
 
   private async cleanExpiredMsg(): Promise<void> {
+    this.executor.releaseStuck();
     const timeoutMs = this.host.options.consumeTimeout * 60_000;
     for (const { mq, pq } of [...this.host.rebalance.processQueueTable.values()]) {
       for (const msg of pq.expiredMessages(timeoutMs, EXPIRED_PER_RUN)) {

@@ -75,7 +75,10 @@ export class ConsumeMessageOrderlyService implements ConsumeMessageService {
   constructor(host: OrderlyConsumeHost, listener: MessageListenerOrderly) {
     this.host = host;
     this.listener = listener;
-    this.executor = new ConsumeExecutor(host.options.consumeConcurrency, host.logger);
+    this.executor = new ConsumeExecutor(host.options.consumeConcurrency, host.logger, {
+      now: () => host.clock.now(),
+      stuckAfterMs: host.options.consumeTimeout * 60_000,
+    });
   }
 
   private get clustering(): boolean {
@@ -212,6 +215,7 @@ export class ConsumeMessageOrderlyService implements ConsumeMessageService {
     if (this.stopped) return;
     this.lockTimer = this.host.clock.setTimeout(() => {
       this.lockTimer = undefined;
+      this.executor.releaseStuck();
       void this.host.rebalance.lockAll().finally(() => this.scheduleLockAll(this.host.options.lockInterval));
     }, delayMs);
   }

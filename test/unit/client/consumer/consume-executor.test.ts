@@ -132,3 +132,31 @@ describe('ConsumeExecutor', () => {
     assert.match(errors[1] ?? '', /thrown before any promise/);
   });
 });
+
+describe('ConsumeExecutor with calls that never settle', () => {
+  test('a call running for stuckAfterMs gives its slot to the next task; the others keep theirs', async () => {
+    const { logger, lines } = captureLogger();
+    let now = 0;
+    const pool = new ConsumeExecutor(2, logger, { now: () => now, stuckAfterMs: 1000 });
+    const { started, gates, tasks } = gatedTasks(4);
+    pool.submit(tasks[0] as ConsumeTask);
+    now = 500;
+    pool.submit(tasks[1] as ConsumeTask);
+    now = 999;
+    pool.submit(tasks[2] as ConsumeTask);
+    assert.deepEqual(started, [0, 1], 'nothing has run for 1000 ms yet');
+    now = 1000;
+    pool.submit(tasks[3] as ConsumeTask);
+    assert.deepEqual(started, [0, 1, 2], 'task 0 (1000 ms) gave its slot up, task 1 (500 ms) kept its');
+    assert.equal(pool.activeCount, 2);
+    assert.ok(lines('warn').some((l) => l.msg.includes('outlived consumeTimeout')));
+    gates[0]?.resolve();
+    await drain();
+    assert.deepEqual(started, [0, 1, 2], 'a released call ending frees no second slot');
+    gates[1]?.resolve();
+    await until(() => started.length === 4, 'task 3 once task 1 ended');
+    for (const g of gates) g.resolve();
+    await until(() => pool.activeCount === 0, 'idle');
+    assert.equal(await pool.shutdown(), 0);
+  });
+});
