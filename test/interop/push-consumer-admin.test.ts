@@ -63,7 +63,7 @@ async function ourRetry(peer: ConsumerPeer, producer: Producer): Promise<RetryOu
   consumer.subscribe(topic, '*');
   consumer.registerMessageListener({
     type: 'concurrently',
-    consumeMessage(msgs) {
+    async consumeMessage(msgs) {
       for (const m of msgs) got.push(deliveryOf('ts', m));
       return 'RECONSUME_LATER';
     },
@@ -158,7 +158,7 @@ for (const kind of CONSUMER_PEERS) {
       consumer.subscribe(topic, '*');
       consumer.registerMessageListener({
         type: 'concurrently',
-        consumeMessage(msgs) {
+        async consumeMessage(msgs) {
           for (const m of msgs) got.push(deliveryOf('ts', m));
           return 'CONSUME_SUCCESS';
         },

@@ -261,7 +261,7 @@ for (const kind of CONSUMER_PEERS) {
           c.subscribe(topic, '*');
           c.registerMessageListener({
             type: 'concurrently',
-            consumeMessage(msgs) {
+            async consumeMessage(msgs) {
               for (const m of msgs) got.push(deliveryOf(`ts-${i}`, m));
               return 'CONSUME_SUCCESS';
             },
@@ -577,7 +577,7 @@ for (const kind of CONSUMER_PEERS) {
         c.subscribe(topic, '*');
         c.registerMessageListener({
           type: 'concurrently',
-          consumeMessage(msgs) {
+          async consumeMessage(msgs) {
             for (const m of msgs) got.push(deliveryOf(name, m));
             return 'CONSUME_SUCCESS';
           },

@@ -53,20 +53,18 @@ export interface ConsumeOrderlyContext {
   suspendCurrentQueueTimeMillis: number;
 }
 
+// consumeMessage is typed as returning a Promise only: with `Status | Promise<Status>` TypeScript
+// widens the literal an async method returns ('CONSUME_SUCCESS' becomes string) and refuses the
+// listener, and async listeners are the norm. A plain function returning a status still works at
+// run time (the result is awaited).
 export interface MessageListenerConcurrently {
   readonly type: 'concurrently';
-  consumeMessage(
-    msgs: MessageExt[],
-    context: ConsumeConcurrentlyContext,
-  ): ConsumeConcurrentlyStatus | Promise<ConsumeConcurrentlyStatus>;
+  consumeMessage(msgs: MessageExt[], context: ConsumeConcurrentlyContext): Promise<ConsumeConcurrentlyStatus>;
 }
 
 export interface MessageListenerOrderly {
   readonly type: 'orderly';
-  consumeMessage(
-    msgs: MessageExt[],
-    context: ConsumeOrderlyContext,
-  ): ConsumeOrderlyStatus | Promise<ConsumeOrderlyStatus>;
+  consumeMessage(msgs: MessageExt[], context: ConsumeOrderlyContext): Promise<ConsumeOrderlyStatus>;
 }
 
 export type MessageListener = MessageListenerConcurrently | MessageListenerOrderly;
