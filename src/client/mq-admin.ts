@@ -51,10 +51,11 @@ export interface MQAdmin {
   ): Promise<QueryResult>;
 }
 
-function long(name: string, value: number | bigint): bigint {
+/** A Java long given as a bigint or a safe-integer number (offsets, timestamps); else a ValidationError naming it. */
+export function long(name: string, value: unknown): bigint {
   if (typeof value === 'bigint') return value;
-  if (!Number.isSafeInteger(value)) throw new ValidationError(`${name} must be an integer, got ${value}`, -1);
-  return BigInt(value);
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
+  throw new ValidationError(`${name} must be an integer (a number or a bigint), got ${String(value)}`, -1);
 }
 
 /** MQAdmin over a client instance's MQAdminImpl, translating topics to and from the namespace. */

@@ -28,7 +28,7 @@ import { ClientStateError, errorText, MQBrokerError, MQClientError } from '../..
 import type { MQConsumerInner } from '../../instance/inner.js';
 import type { MQClientInstance, ServiceState } from '../../instance/mq-client-instance.js';
 import { getOrCreateMQClientInstance } from '../../instance/mq-client-manager.js';
-import { NamespacedAdmin } from '../../mq-admin.js';
+import { long, NamespacedAdmin } from '../../mq-admin.js';
 import type { SubscriptionExpression } from '../default-mq-push-consumer-impl.js';
 import { type OffsetStore, ReadOffsetType } from '../offset/offset-store.js';
 import type { ProcessQueue } from '../process-queue.js';
@@ -422,15 +422,23 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
 
   /** `msgs` of `request` are consumed: the queue's consume offset moves past them. */
   markConsumed(request: ConsumeRequest, msgs: readonly MessageExt[]): void {
-    if (msgs.length === 0) return;
-    const offset = request.pq.removeMessage(msgs);
+    // A seek while the loop held them: the queue's cache now holds the new pulls at those offsets.
+    const held = msgs.filter((msg) => this.holds(request, msg));
+    if (held.length === 0) return;
+    const offset = request.pq.removeMessage(held);
     if (offset >= 0) this.assigned.updateConsumeOffset(request.mq, BigInt(offset));
   }
 
-  /** Gives back what a stopped iteration did not pass; the next poll returns it first. */
+  /** Whether `msg` of `request` still waits in its ProcessQueue: no seek or rebalance dropped it since. */
+  holds(request: ConsumeRequest, msg: MessageExt): boolean {
+    return !request.pq.dropped && request.pq.msgTreeMap.get(Number(msg.queueOffset)) === msg;
+  }
+
+  /** Gives back what a stopped iteration did not pass (and a seek did not drop); the next poll returns it first. */
   giveBack(request: ConsumeRequest, rest: MessageExt[]): void {
-    if (rest.length === 0 || request.pq.dropped) return;
-    this.cache.putFirst({ messages: rest, mq: request.mq, pq: request.pq });
+    const live = rest.filter((msg) => this.holds(request, msg));
+    if (live.length === 0) return;
+    this.cache.putFirst({ messages: live, mq: request.mq, pq: request.pq });
   }
 
   /** upstream poll: the next batch, counted as consumed (its offset committed by auto-commit or commit). */
@@ -448,19 +456,23 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
   }
 
   pause(queues: readonly MessageQueue[]): void {
-    this.assigned.pause(queues.map((mq) => this.checkQueue(mq, 'pause')));
+    this.assigned.pause(this.checkQueues(queues, 'pause'));
   }
 
   resume(queues: readonly MessageQueue[]): void {
-    this.assigned.resume(queues.map((mq) => this.checkQueue(mq, 'resume')));
+    this.assigned.resume(this.checkQueues(queues, 'resume'));
+  }
+
+  private checkQueues(queues: unknown, call: string): MessageQueue[] {
+    if (!Array.isArray(queues)) throw new ValidationError(`${call}: a list of MessageQueues is needed`, -1);
+    return queues.map((mq: unknown) => this.checkQueue(mq, call));
   }
 
   /** The next pulls of `mq` start at `offset` (within [minOffset, maxOffset]); what was cached is dropped. */
   async seek(queue: MessageQueue, offset: bigint | number): Promise<void> {
     this.checkServiceState();
     const mq = this.checkQueue(queue, 'seek');
-    const target = typeof offset === 'number' ? BigInt(offset) : offset;
-    if (typeof target !== 'bigint') throw new ValidationError('seek offset must be an integer', -1);
+    const target = long('seek offset', offset);
     if (!this.assigned.has(mq)) {
       const more = this.subscriptionType === 'SUBSCRIBE' ? ', may be rebalancing' : '';
       throw new MQClientError(
@@ -553,7 +565,7 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
     const queues: MessageQueue[] = [];
     for (const [queue, offset] of offsets) {
       const mq = this.checkQueue(queue, 'commit');
-      const value = typeof offset === 'number' ? BigInt(offset) : offset;
+      const value = long('commit offset', offset);
       if (value === -1n) {
         this.logger.error('consumerOffset is -1 in messageQueue', { mq: queue.toString() });
         continue;
@@ -562,7 +574,8 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
       if (state !== undefined && !state.pq.dropped) this.offsetStore.updateOffset(mq, value, false);
       queues.push(mq);
     }
-    if (persist) await this.offsetStore.persistAll(queues);
+    // Each queue on its own: persistAll would forget the offsets of the queues not listed.
+    if (persist) await Promise.all(queues.map((mq) => this.offsetStore.persist(mq)));
   }
 
   /** The group's committed offset of `mq` (memory first, then the store). */
@@ -688,7 +701,7 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
       return this.flowControlled(task, 'the consume request count exceeds the threshold');
     if (pq.msgCount > o.pullThresholdForQueue)
       return this.flowControlled(task, 'the cached message count exceeds the threshold');
-    if (pq.msgSize / (1024 * 1024) > o.pullThresholdSizeForQueue)
+    if (Math.trunc(pq.msgSize / (1024 * 1024)) > o.pullThresholdSizeForQueue)
       return this.flowControlled(task, 'the cached message size exceeds the threshold');
     if (pq.getMaxSpan() > o.consumeMaxSpan)
       return this.flowControlled(task, "the queue's messages span too long");

@@ -119,6 +119,8 @@ class LitePullConsumerFacade implements LitePullConsumer {
       let passed = 0;
       try {
         for (const msg of msgs) {
+          // A seek (or a rebalance) since the batch was pulled: the rest of it is stale.
+          if (!impl.holds(request, msg)) break;
           yield msg;
           impl.markConsumed(request, [msg]);
           passed++;

@@ -15,6 +15,7 @@ import { encodeConsumerRunningInfo } from '../../../common/protocol/consumer-run
 import { ConsumeFromWhere, ConsumeType, type MessageModel } from '../../../common/protocol/heartbeat-data.js';
 import { ExpressionType, type SubscriptionData } from '../../../common/protocol/subscription-data.js';
 import { build as buildSubscription } from '../../../filter/filter-api.js';
+import { RemotingAbortedError } from '../../../remoting/transport/errors.js';
 import {
   type ClientConfig,
   resolveClientConfig,
@@ -25,7 +26,7 @@ import { ClientStateError, errorText, MQClientError } from '../../errors.js';
 import type { MQConsumerInner } from '../../instance/inner.js';
 import type { MQClientInstance, ServiceState } from '../../instance/mq-client-instance.js';
 import { getOrCreateMQClientInstance } from '../../instance/mq-client-manager.js';
-import { NamespacedAdmin } from '../../mq-admin.js';
+import { long, NamespacedAdmin } from '../../mq-admin.js';
 import type { SubscriptionExpression } from '../default-mq-push-consumer-impl.js';
 import type { MessageQueueListener, OffsetStoreMaker } from '../lite/default-lite-pull-consumer-impl.js';
 import { type OffsetStore, ReadOffsetType } from '../offset/offset-store.js';
@@ -46,7 +47,7 @@ import {
 export interface PullCallOptions {
   /** Client-side cap of the bodies returned, bytes: fewer messages come back and nextBeginOffset follows the last. */
   maxSize?: number | undefined;
-  /** Default consumerPullTimeoutMillis (a long-polling pull: consumerTimeoutMillisWhenSuspend). */
+  /** ms [consumerPullTimeoutMillis; pullBlockIfNotFound: consumerTimeoutMillisWhenSuspend, keep it above brokerSuspendMaxTimeMillis]. */
   timeoutMs?: number | undefined;
   signal?: AbortSignal | undefined;
 }
@@ -290,28 +291,42 @@ export class DefaultMQPullConsumerImpl implements MQConsumerInner {
       throw new ValidationError('maxSize must be an integer > 0', -1);
     const sub = this.subscriptionOf(mq.topic, expression);
     this.subscriptionAutomatically(mq.topic);
-    const timeoutMillis = block
-      ? this.options.consumerTimeoutMillisWhenSuspend
-      : (options.timeoutMs ?? this.options.consumerPullTimeoutMillis);
+    if (options.timeoutMs !== undefined && !(Number.isFinite(options.timeoutMs) && options.timeoutMs > 0))
+      throw new ValidationError('timeoutMs must be a number of ms > 0', -1);
+    const timeoutMillis =
+      options.timeoutMs ??
+      (block ? this.options.consumerTimeoutMillisWhenSuspend : this.options.consumerPullTimeoutMillis);
     const signal =
       options.signal === undefined
         ? this.shutdownController.signal
         : AbortSignal.any([options.signal, this.shutdownController.signal]);
     const wrapper = this.pullAPIWrapper as PullAPIWrapper;
     const begin = this.clock.now();
-    const raw = await wrapper.pullKernelImpl({
-      mq,
-      subExpression: sub.subString,
-      expressionType: sub.expressionType,
-      subVersion: sub.expressionType === ExpressionType.TAG ? 0n : sub.subVersion,
-      offset,
-      maxNums,
-      sysFlag: PullSysFlag.buildSysFlag(false, block, true, false),
-      commitOffset: 0n,
-      brokerSuspendMaxTimeMillis: this.options.brokerSuspendMaxTimeMillis,
-      timeoutMillis,
-      signal,
-    });
+    const raw = await wrapper
+      .pullKernelImpl({
+        mq,
+        subExpression: sub.subString,
+        expressionType: sub.expressionType,
+        subVersion: sub.expressionType === ExpressionType.TAG ? 0n : sub.subVersion,
+        offset,
+        maxNums,
+        sysFlag: PullSysFlag.buildSysFlag(false, block, true, false),
+        commitOffset: 0n,
+        brokerSuspendMaxTimeMillis: this.options.brokerSuspendMaxTimeMillis,
+        timeoutMillis,
+        signal,
+      })
+      .catch((error: unknown) => {
+        // A pull cut short by shutdown fails as the producer's sends do; the caller's own abort stays.
+        if (error instanceof RemotingAbortedError && this.shutdownController.signal.aborted) {
+          throw new ClientStateError('PullConsumer', 'SHUTDOWN_ALREADY', {
+            group: this.consumerGroup,
+            topic: queue.topic,
+            cause: error,
+          });
+        }
+        throw error;
+      });
     const result = wrapper.processPullResult(mq, raw, sub);
     this.stats.incPullRT(this.consumerGroup, mq.topic, this.clock.now() - begin);
     this.stats.incPullTPS(this.consumerGroup, mq.topic, result.msgFoundList.length);
@@ -347,7 +362,11 @@ export class DefaultMQPullConsumerImpl implements MQConsumerInner {
 
   updateConsumeOffset(queue: MessageQueue, offset: bigint | number): void {
     this.makeSureStateOK();
-    this.offsetStore.updateOffset(this.wire(queue, 'updateConsumeOffset'), BigInt(offset), false);
+    this.offsetStore.updateOffset(
+      this.wire(queue, 'updateConsumeOffset'),
+      long('updateConsumeOffset offset', offset),
+      false,
+    );
   }
 
   /** The stored offset of `mq`: from the store (broker or file) with `fromStore`, else memory first. */
@@ -447,10 +466,15 @@ export class DefaultMQPullConsumerImpl implements MQConsumerInner {
     await this.rebalance.doRebalance(false);
   }
 
+  /**
+   * Persists every offset the application set. Upstream persists only the queues rebalancing gave this
+   * member and silently drops the rest, so `updateConsumeOffset` without `registerTopics` (or before
+   * the first rebalance) was lost at shutdown; a queue rebalanced away has already left the table.
+   */
   async persistConsumerOffset(): Promise<void> {
     if (this.store === undefined) return;
     try {
-      await this.store.persistAll([...this.rebalance.processQueueTable.values()].map((h) => h.mq));
+      await this.store.persistAll(this.store.cloneOffsetTable(undefined).map(([mq]) => mq));
     } catch (error) {
       this.logger.error('persist consumer offset failed', {
         group: this.consumerGroup,

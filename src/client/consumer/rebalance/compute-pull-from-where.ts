@@ -32,7 +32,10 @@ export interface PullFromWhereContext {
 
 /** The start offset, or -1 when the store failed (the queue is tried again at the next rebalance). */
 export async function computePullFromWhere(ctx: PullFromWhereContext, mq: MessageQueue): Promise<bigint> {
-  const lastOffset = await ctx.offsetStore.readOffset(mq, ctx.readOffsetType ?? ReadOffsetType.READ_FROM_STORE);
+  const lastOffset = await ctx.offsetStore.readOffset(
+    mq,
+    ctx.readOffsetType ?? ReadOffsetType.READ_FROM_STORE,
+  );
   if (lastOffset >= 0n) return lastOffset;
   if (lastOffset !== -1n) return -1n;
   const retryTopic = mq.topic.startsWith(MixAll.RETRY_GROUP_TOPIC_PREFIX);
