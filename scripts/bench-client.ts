@@ -31,55 +31,43 @@
  * to --cpu-prof-dir (default: a new temp dir, printed). Needs Java and the interop build
  * (`node scripts/interop-prepare.mjs`) for the Java producer and the official broker.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createProducer, type Producer } from '../src/client/index.js';
 import { Message } from '../src/common/message/message.js';
-import { javaSetup, startBroker, startNamesrv } from '../test/interop/harness.js';
+import {
+  arg,
+  BROKER_KINDS,
+  type Broker,
+  choices,
+  flag,
+  integers,
+  javaVersion,
+  type LineChild,
+  loadText,
+  positive,
+  startJavaHelper,
+  startOfficial,
+  startOurs,
+} from './bench-support.js';
 import { type CpuProfile, InProcessProfiler, summarizeProfile } from './cpu-profile.js';
-
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
-}
-
-function positive(name: string, fallback: string): number {
-  const v = Number(arg(name, fallback));
-  if (!Number.isFinite(v) || v <= 0) throw new Error(`--${name} takes a number > 0`);
-  return v;
-}
-
-function integers(name: string, fallback: string): number[] {
-  const list = arg(name, fallback).split(',').map(Number);
-  if (list.some((v) => !Number.isInteger(v) || v < 1)) throw new Error(`--${name} takes integers >= 1`);
-  return list;
-}
 
 const MEASURE_MS = positive('seconds', '5') * 1000;
 const WARMUP_MS = positive('warmup-seconds', '2') * 1000;
 const JIT_WARMUP_MS = positive('jit-warmup-seconds', '5') * 1000;
 const SIZES = integers('sizes', '1024,128');
 const IN_FLIGHT = integers('in-flight', '1,64');
-const BROKERS = arg('brokers', 'ours,official').split(',');
-const JAVA_THREADS = !process.argv.includes('--no-java-threads');
-const CPU_PROF = process.argv.includes('--cpu-prof');
-const CPU_PROF_BROKER = process.argv.includes('--cpu-prof-broker');
+const BROKERS = choices('brokers', 'ours,official', BROKER_KINDS);
+const JAVA_THREADS = !flag('no-java-threads');
+const CPU_PROF = flag('cpu-prof');
+const CPU_PROF_BROKER = flag('cpu-prof-broker');
 const TOPIC = 'BenchClient';
 /** Upper bound of the histograms; a send is never slower than its 3 s timeout. */
 const HIGHEST_NS = 60e9;
 /** A case whose sends keep failing stops early, as ProducerBench does. */
 const MAX_ERRORS = 100;
-for (const b of BROKERS)
-  if (b !== 'ours' && b !== 'official') throw new Error(`--brokers: ours and/or official, not ${b}`);
-
-// The Java producer's JVM: full JIT (the interop tests' TieredStopAtLevel=1 is for start-up time, this
-// measures a rate) and a fixed heap so its growth is not timed.
-const JAVA_JVM = ['-server', '-Xms512m', '-Xmx512m'];
 
 let profDir: string | undefined;
 function profileDir(): string {
@@ -89,30 +77,6 @@ function profileDir(): string {
     mkdirSync(profDir, { recursive: true });
   }
   return profDir;
-}
-
-/** Children to kill if this process ends early. */
-const children = new Set<ChildProcess>();
-process.on('exit', () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-});
-
-function spawnTracked(cmd: string, args: string[], stdin: 'pipe' | 'ignore'): ChildProcess {
-  const child = spawn(cmd, args, { stdio: [stdin, 'pipe', 'pipe'] });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  return child;
-}
-
-function stopped(child: ChildProcess, graceMs: number): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((done) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      done();
-    });
-  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -226,84 +190,10 @@ async function runOurs(producer: Producer, label: string, bodyBytes: number, inF
 type JavaStyle = 'sync' | 'async' | 'threads';
 
 class JavaProducerBench {
-  private readonly lines: string[] = [];
-  private wake: (() => void) | undefined;
-  private stderr = '';
-  private exited = false;
-
-  private constructor(
-    private readonly child: ChildProcess,
-    private readonly home: string,
-  ) {
-    if (child.stdout !== null) {
-      createInterface({ input: child.stdout }).on('line', (line) => {
-        if (!line.startsWith('{')) return;
-        this.lines.push(line);
-        this.wake?.();
-      });
-    }
-    child.stderr?.setEncoding('utf8').on('data', (d: string) => {
-      this.stderr = (this.stderr + d).slice(-4000);
-    });
-    child.once('exit', () => {
-      this.exited = true;
-      this.wake?.();
-    });
-    child.once('error', (e) => {
-      this.stderr += `cannot run java: ${e.message}`;
-      this.exited = true;
-      this.wake?.();
-    });
-  }
+  private constructor(private readonly helper: LineChild) {}
 
   static async start(namesrvAddr: string, group: string): Promise<JavaProducerBench> {
-    const setup = javaSetup();
-    const home = mkdtempSync(join(tmpdir(), 'rmq-bench-client-java-'));
-    const child = spawnTracked(
-      'java',
-      [
-        ...setup.javaOpts,
-        ...JAVA_JVM,
-        `-Duser.home=${home}`,
-        `-Drocketmq.client.logRoot=${join(home, 'logs')}`,
-        '-cp',
-        setup.classpath,
-        'org.rocketmqts.interop.ProducerBench',
-        namesrvAddr,
-        TOPIC,
-        group,
-      ],
-      'pipe',
-    );
-    const bench = new JavaProducerBench(child, home);
-    try {
-      await bench.nextLine(60_000);
-    } catch (error) {
-      await bench.close();
-      throw error;
-    }
-    return bench;
-  }
-
-  private async nextLine(timeoutMs: number): Promise<unknown> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.lines.length === 0) {
-      if (this.exited) throw new Error(`ProducerBench exited (${this.child.exitCode})\n${this.stderr}`);
-      if (Date.now() > deadline)
-        throw new Error(`ProducerBench: no answer in ${timeoutMs} ms\n${this.stderr}`);
-      await new Promise<void>((r) => {
-        const t = setTimeout(r, Math.max(1, deadline - Date.now()));
-        this.wake = () => {
-          clearTimeout(t);
-          r();
-        };
-      });
-      this.wake = undefined;
-    }
-    const parsed: unknown = JSON.parse(this.lines.shift() as string);
-    if (typeof parsed === 'object' && parsed !== null && 'error' in parsed)
-      throw new Error(`ProducerBench failed: ${JSON.stringify(parsed)}\n${this.stderr}`);
-    return parsed;
+    return new JavaProducerBench(await startJavaHelper('ProducerBench', [namesrvAddr, TOPIC, group]));
   }
 
   async run(
@@ -313,138 +203,47 @@ class JavaProducerBench {
     warmupMs = WARMUP_MS,
     measureMs = MEASURE_MS,
   ): Promise<Figures> {
-    this.child.stdin?.write(`${bodyBytes} ${inFlight} ${style} ${warmupMs} ${measureMs}\n`);
-    const r = await this.nextLine(warmupMs + measureMs + 120_000);
+    const r = await this.helper.call(
+      `${bodyBytes} ${inFlight} ${style} ${warmupMs} ${measureMs}`,
+      warmupMs + measureMs + 120_000,
+    );
     if (!isFigures(r)) throw new Error(`ProducerBench printed ${JSON.stringify(r)}`);
     return r;
   }
 
-  async close(): Promise<void> {
-    this.child.stdin?.end();
-    await stopped(this.child, 15_000);
-    rmSync(this.home, { recursive: true, force: true });
+  close(): Promise<void> {
+    return this.helper.close();
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 // brokers
 
-interface Broker {
-  name: string;
-  namesrvAddr: string;
-  close(): Promise<void>;
-}
-
-function findRoot(): string {
-  let dir = fileURLToPath(new URL('.', import.meta.url));
-  while (!existsSync(join(dir, 'bin', 'rmq.js'))) {
-    const parent = resolve(dir, '..');
-    if (parent === dir) throw new Error('bench-client: cannot find bin/rmq.js');
-    dir = parent;
-  }
-  return dir;
-}
-
-/**
- * How to run `rmq` from the build this script belongs to: bin/rmq.js when that is `<root>/build`
- * (npm run bench:client), else the same launcher pointed at this build's CLI, so a bench compiled
- * elsewhere (`tsc --outDir`) never runs another build's broker.
- */
-function rmqCommand(): string[] {
-  const root = findRoot();
-  const build = fileURLToPath(new URL('..', import.meta.url));
-  if (resolve(build) === join(root, 'build')) return [join(root, 'bin', 'rmq.js')];
-  const main = pathToFileURL(join(build, 'src', 'cli', 'main.js')).href;
-  return [
-    '--input-type=module',
-    '-e',
-    `import { main } from ${JSON.stringify(main)}; main(process.argv.slice(1)).then((c) => { process.exitCode = c; });`,
-  ];
-}
-
-async function startOurs(): Promise<Broker> {
-  const dir = mkdtempSync(join(tmpdir(), 'rmq-bench-client-'));
-  const nodeFlags = CPU_PROF_BROKER ? ['--cpu-prof', `--cpu-prof-dir=${profileDir()}`] : [];
-  const child = spawnTracked(
-    process.execPath,
-    [
-      ...nodeFlags,
-      ...rmqCommand(),
-      'start',
-      '-d',
-      dir,
-      '--namesrv-port',
-      '0',
-      '--broker-port',
-      '0',
-      '--host',
-      '127.0.0.1',
-      '--broker-ip',
-      '127.0.0.1',
-    ],
-    'ignore',
-  );
-  let stderr = '';
-  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
-    stderr = (stderr + d).slice(-4000);
+/** Ours; with --cpu-prof-broker under `node --cpu-prof`, its profile summarised once it stopped. */
+async function startOurBroker(): Promise<Broker> {
+  if (!CPU_PROF_BROKER) return startOurs({ dirPrefix: 'rmq-bench-client-' });
+  const profilesBefore = new Set(readdirSync(profileDir()));
+  const broker = await startOurs({
+    dirPrefix: 'rmq-bench-client-',
+    nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir()}`],
   });
-  const profilesBefore = new Set(CPU_PROF_BROKER ? readdirSync(profileDir()) : []);
-  try {
-    const namesrvAddr = await new Promise<string>((resolvePromise, reject) => {
-      let out = '';
-      child.stdout?.setEncoding('utf8').on('data', (d: string) => {
-        out += d;
-        const m = /name server\s+(\S+)/.exec(out);
-        if (m?.[1] !== undefined && /broker\s+\S+/.test(out)) resolvePromise(m[1]);
-      });
-      child.once('exit', (code) => reject(new Error(`rmq start exited ${code}\n${stderr}`)));
-    });
-    return {
-      name: 'rocketmq-ts',
-      namesrvAddr,
-      close: async () => {
-        child.kill('SIGTERM');
-        await stopped(child, 30_000);
-        rmSync(dir, { recursive: true, force: true });
-        if (!CPU_PROF_BROKER) return;
-        const file = readdirSync(profileDir()).find(
-          (f) => f.endsWith('.cpuprofile') && !profilesBefore.has(f),
-        );
-        if (file === undefined) {
-          profileSummaries.push('our broker: no profile written (did rmq start exit by a signal?)');
-          return;
-        }
-        const path = join(profileDir(), file);
-        const profile = JSON.parse(readFileSync(path, 'utf8')) as CpuProfile;
-        profileSummaries.push(
-          `our broker, its whole life (${path}):`,
-          ...summarizeProfile(profile).map((l) => `  ${l}`),
-        );
-      },
-    };
-  } catch (error) {
-    child.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-    throw error;
-  }
-}
-
-async function startOfficial(): Promise<Broker> {
-  const ns = await startNamesrv();
-  try {
-    const broker = await startBroker({ namesrvAddr: ns.addr, config: { autoCreateTopicEnable: true } });
-    return {
-      name: 'official 4.9.x',
-      namesrvAddr: ns.addr,
-      close: async () => {
-        await broker.close();
-        await ns.close();
-      },
-    };
-  } catch (error) {
-    await ns.close();
-    throw error;
-  }
+  return {
+    ...broker,
+    close: async () => {
+      await broker.close();
+      const file = readdirSync(profileDir()).find((f) => f.endsWith('.cpuprofile') && !profilesBefore.has(f));
+      if (file === undefined) {
+        profileSummaries.push('our broker: no profile written (did rmq start exit by a signal?)');
+        return;
+      }
+      const path = join(profileDir(), file);
+      const profile = JSON.parse(readFileSync(path, 'utf8')) as CpuProfile;
+      profileSummaries.push(
+        `our broker, its whole life (${path}):`,
+        ...summarizeProfile(profile).map((l) => `  ${l}`),
+      );
+    },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -522,11 +321,6 @@ function table(rows: readonly Row[]): string[] {
   return [line(head), ...body.map(line)];
 }
 
-function javaVersion(): string {
-  const r = spawnSync('java', ['-version'], { encoding: 'utf8' });
-  return (r.stderr ?? '').split('\n')[0]?.trim() ?? 'java ?';
-}
-
 async function benchBroker(broker: Broker, rows: Row[]): Promise<void> {
   const producer = createProducer({ namesrvAddr: broker.namesrvAddr, producerGroup: 'bench_client_ts' });
   await producer.start();
@@ -588,17 +382,13 @@ async function benchBroker(broker: Broker, rows: Row[]): Promise<void> {
 
 async function main(): Promise<void> {
   console.log(
-    `client bench: node ${process.version}, ${javaVersion()}, ${cpus().length} cores, load ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(
-        ' ',
-      )}; JIT warm-up ${JIT_WARMUP_MS / 1000} s, warm-up ${WARMUP_MS / 1000} s + ${MEASURE_MS / 1000} s per case, bodies ${SIZES.join(', ')} B, ` +
+    `client bench: node ${process.version}, ${javaVersion()}, ${cpus().length} cores, ${loadText()}; JIT warm-up ${JIT_WARMUP_MS / 1000} s, warm-up ${WARMUP_MS / 1000} s + ${MEASURE_MS / 1000} s per case, bodies ${SIZES.join(', ')} B, ` +
       `in flight ${IN_FLIGHT.join(', ')}, brokers ${BROKERS.join(', ')}${CPU_PROF ? ', our producer profiled' : ''}`,
   );
   const rows: Row[] = [];
   for (const which of BROKERS) {
     const started = performance.now();
-    const broker = which === 'ours' ? await startOurs() : await startOfficial();
+    const broker = which === 'ours' ? await startOurBroker() : await startOfficial();
     console.log(
       `${broker.name}: name server ${broker.namesrvAddr}, up in ${(performance.now() - started).toFixed(0)} ms`,
     );
@@ -609,11 +399,7 @@ async function main(): Promise<void> {
     }
   }
   console.log('');
-  console.log(
-    `ours / java, same broker, same run (load now ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}):`,
-  );
+  console.log(`ours / java, same broker, same run (${loadText()} now):`);
   for (const l of table(rows)) console.log(l);
   console.log(
     'target (issue 10): at 64 in flight ours >= 1.0x java TPS and p99 no worse (p99 o/j <= 1.0); ' +
