@@ -7,6 +7,8 @@ import { type Clock, liveSystemClock } from '../common/clock.js';
 import { ValidationError } from '../common/errors.js';
 import { createLogger, type Logger } from '../common/logger.js';
 import { javaIsBlank } from '../common/message/java-lang.js';
+import type { MessageExt } from '../common/message/message.js';
+import { MessageQueue } from '../common/message/message-queue.js';
 import { localAddress } from '../common/platform/local-address.js';
 import { parseAddress } from '../remoting/transport/address.js';
 import type { RPCHook } from '../remoting/transport/processor.js';
@@ -221,4 +223,29 @@ export function withNamespaceOf(config: Pick<ClientConfig, 'namespace'>, resourc
 
 export function withoutNamespaceOf(config: Pick<ClientConfig, 'namespace'>, resource: string): string {
   return withoutNamespace(resource, config.namespace);
+}
+
+/**
+ * `queueWithNamespace`: `mq` as the brokers name it. Always a new queue (upstream returns the same
+ * one without a namespace): the caller's object is never shared with the consumer's tables.
+ */
+export function queueWithNamespaceOf(
+  config: Pick<ClientConfig, 'namespace'>,
+  mq: MessageQueue,
+): MessageQueue {
+  return new MessageQueue(withNamespaceOf(config, mq.topic), mq.brokerName, mq.queueId);
+}
+
+/** A queue of the brokers as the application names it (its topic without this client's namespace). */
+export function queueWithoutNamespaceOf(
+  config: Pick<ClientConfig, 'namespace'>,
+  mq: MessageQueue,
+): MessageQueue {
+  return new MessageQueue(withoutNamespaceOf(config, mq.topic), mq.brokerName, mq.queueId);
+}
+
+/** The pull consumers' `resetTopic`: pulled messages get their topics without the namespace, in place. */
+export function resetTopicOf(config: Pick<ClientConfig, 'namespace'>, msgs: MessageExt[]): MessageExt[] {
+  if (config.namespace !== undefined) for (const m of msgs) m.topic = withoutNamespaceOf(config, m.topic);
+  return msgs;
 }

@@ -3,7 +3,6 @@
 export { ConsumeFromWhere, MessageModel } from '../common/protocol/heartbeat-data.js';
 export { type ClientOptions, DEFAULT_CLIENT_CONFIG } from './client-config.js';
 export type { ConsumeMessageContext, ConsumeMessageHook } from './consumer/consume/consume-hooks.js';
-export type { SubscriptionExpression } from './consumer/default-mq-push-consumer-impl.js';
 export {
   type ConsumeConcurrentlyContext,
   ConsumeConcurrentlyStatus,
@@ -14,15 +13,13 @@ export {
   type MessageListenerConcurrently,
   type MessageListenerOrderly,
 } from './consumer/listener.js';
-export type {
-  MessageQueueListener,
-  TopicMessageQueueChangeListener,
-} from './consumer/lite/default-lite-pull-consumer-impl.js';
+export type { MessageQueueListener } from './consumer/lite/default-lite-pull-consumer-impl.js';
 export { createLitePullConsumer, type LitePullConsumer } from './consumer/lite/lite-pull-consumer.js';
 export {
   DEFAULT_LITE_PULL_CONSUMER_OPTIONS,
   type LitePullConsumerOptions,
 } from './consumer/lite/lite-pull-consumer-options.js';
+export type { TopicMessageQueueChangeListener } from './consumer/lite/message-queue-change-monitor.js';
 export { type PullResult, PullStatus } from './consumer/pull/pull-result.js';
 export type { PullCallOptions } from './consumer/pull-consumer/default-mq-pull-consumer-impl.js';
 export { createPullConsumer, type PullConsumer } from './consumer/pull-consumer/pull-consumer.js';
@@ -42,6 +39,7 @@ export {
   type AllocateMessageQueueStrategy,
   type MachineRoomResolver,
 } from './consumer/rebalance/allocate/index.js';
+export type { SubscriptionExpression } from './consumer/subscription-expression.js';
 export {
   CHANNEL_NAMES,
   type CommunicationMode,

@@ -1,12 +1,13 @@
 /**
  * DefaultMQPushConsumerImpl: a consumer group on a client instance that pulls for its listener.
  * Rebalancing (RebalanceImpl with the push adapter) gives it queues; each held queue has one
- * PullRequest, pulled (long polling) whenever flow control allows, its messages cached in the
- * queue's ProcessQueue and handed to the consume service; progress goes to the offset store.
+ * PullRequest, pulled (long polling, by the PullMessageService) whenever flow control allows, its
+ * messages cached in the queue's ProcessQueue and handed to the consume service; progress goes to
+ * the offset store.
  */
 import { setMaxListeners } from 'node:events';
 import type { Clock, TimerHandle } from '../../common/clock.js';
-import { MixAll, PullSysFlag } from '../../common/constants.js';
+import { MixAll } from '../../common/constants.js';
 import { ValidationError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger.js';
 import type { MessageExt } from '../../common/message/message.js';
@@ -16,18 +17,16 @@ import { encodeConsumeMessageDirectlyResult } from '../../common/protocol/consum
 import type { ConsumeStatus } from '../../common/protocol/consume-status.js';
 import { encodeConsumerRunningInfo } from '../../common/protocol/consumer-running-info.js';
 import { ConsumeFromWhere, ConsumeType, type MessageModel } from '../../common/protocol/heartbeat-data.js';
-import { ExpressionType, type SubscriptionData } from '../../common/protocol/subscription-data.js';
+import type { SubscriptionData } from '../../common/protocol/subscription-data.js';
 import { build as buildSubscription } from '../../filter/filter-api.js';
 import { ResponseCode } from '../../remoting/protocol/response-code.js';
-import { RemotingAbortedError } from '../../remoting/transport/errors.js';
 import {
   type ClientConfig,
   resolveClientConfig,
   withNamespaceOf,
   withoutNamespaceOf,
 } from '../client-config.js';
-import { pullFailureChannel } from '../diagnostics.js';
-import { ClientStateError, errorText, MQBrokerError, MQClientError } from '../errors.js';
+import { ClientStateError, errorText, MQClientError } from '../errors.js';
 import type { InnerProducer, MQConsumerInner } from '../instance/inner.js';
 import type { MQAdminImpl } from '../instance/mq-admin-impl.js';
 import type { CallOptions } from '../instance/mq-client-api.js';
@@ -44,31 +43,20 @@ import type { ConsumeMessageService } from './consume/consume-message-service.js
 import type { MessageListener } from './listener.js';
 import type { OffsetStore } from './offset/offset-store.js';
 import { PullAPIWrapper } from './pull/pull-api-wrapper.js';
+import { type PullMessageHost, PullMessageService } from './pull/pull-message-service.js';
 import type { PullRequest } from './pull/pull-request.js';
-import { PullStatus } from './pull/pull-result.js';
 import {
   type PushConsumerOptions,
   type ResolvedPushConsumerOptions,
   resolvePushConsumerOptions,
 } from './push-consumer-options.js';
 import { AllocateMessageQueueAveragely } from './rebalance/allocate/averagely.js';
-import { RebalanceImpl } from './rebalance/rebalance-impl.js';
+import { RebalanceImpl, rebalanceHostOf } from './rebalance/rebalance-impl.js';
 import { RebalancePushAdapter } from './rebalance/rebalance-push-adapter.js';
 import { innerProducerOf, sendMessageBack } from './send-message-back.js';
 import { buildConsumerRunningInfo } from './stats/consumer-running-info-builder.js';
 import type { ConsumerStatsRecorder } from './stats/consumer-stats-recorder.js';
-
-/** Upstream's pause before re-pulling after a broker's FLOW_CONTROL answer, ms. */
-const PULL_TIME_DELAY_MILLS_WHEN_BROKER_FLOW_CONTROL = 20;
-/** Upstream's pause before rebuilding a queue whose pull offset was illegal, ms. */
-const OFFSET_ILLEGAL_FIX_DELAY_MS = 10_000;
-/** Flow-control warnings are logged once per this many occurrences. */
-const FLOW_CONTROL_LOG_EVERY = 1000;
-
-/** What `subscribe` takes: `*`, `TagA || TagB`, or a typed expression (SQL92, NAMED). */
-export type SubscriptionExpression =
-  | string
-  | { readonly type: 'TAG' | 'SQL92' | 'NAMED'; readonly expression: string };
+import { type SubscriptionExpression, subscriptionDataOf } from './subscription-expression.js';
 
 export type OffsetStoreFactory = (
   kind: 'remote' | 'local',
@@ -91,7 +79,7 @@ function formatConsumeTimestamp(ms: number): string {
   return `${d.getFullYear()}${two(d.getMonth() + 1)}${two(d.getDate())}${two(d.getHours())}${two(d.getMinutes())}${two(d.getSeconds())}`;
 }
 
-export class DefaultMQPushConsumerImpl implements MQConsumerInner, OrderlyConsumeHost {
+export class DefaultMQPushConsumerImpl implements MQConsumerInner, OrderlyConsumeHost, PullMessageHost {
   readonly options: ResolvedPushConsumerOptions;
   readonly consumerGroup: string;
   readonly clock: Clock;
@@ -100,20 +88,20 @@ export class DefaultMQPushConsumerImpl implements MQConsumerInner, OrderlyConsum
   readonly rebalance: RebalanceImpl;
   readonly stats: ConsumerStats;
   readonly queries: NamespacedAdmin;
+  /** The pull loop of the queues held. */
+  readonly pullMessageService: PullMessageService;
   private readonly config: ClientConfig;
   private readonly offsetStoreFactory: OffsetStoreFactory;
   private readonly shutdownController = new AbortController();
-  private readonly pullTimers = new Set<TimerHandle>();
   private listener: MessageListener | undefined;
   private state: ServiceState = 'CREATE_JUST';
   private paused = false;
   private clientInstance: MQClientInstance | undefined;
   private store: OffsetStore | undefined;
-  private pullAPIWrapper: PullAPIWrapper | undefined;
+  private pullWrapper: PullAPIWrapper | undefined;
   private consumeService: ConsumeMessageService | undefined;
   private consumeOrderly = false;
   private stopping: Promise<void> | undefined;
-  private flowControlTimes = 0;
   private lockRetryTimer: TimerHandle | undefined;
   private readonly startTimestamp: number;
   private readonly pushAdapter: RebalancePushAdapter;
@@ -132,7 +120,7 @@ export class DefaultMQPushConsumerImpl implements MQConsumerInner, OrderlyConsum
     this.offsetStoreFactory = offsetStoreFactory;
     this.stats = statsFactory(this.clock);
     setMaxListeners(0, this.shutdownController.signal);
-    const self = this;
+    this.pullMessageService = new PullMessageService(this, this.shutdownController.signal);
     this.pushAdapter = new RebalancePushAdapter(this);
     const strategy =
       this.options.allocateMessageQueueStrategy ?? new AllocateMessageQueueAveragely({ logger: this.logger });
@@ -146,17 +134,7 @@ export class DefaultMQPushConsumerImpl implements MQConsumerInner, OrderlyConsum
           pullMaxIdleTime: this.options.pullMaxIdleTime,
         },
       },
-      {
-        get clientId() {
-          return self.instance.clientId;
-        },
-        get api() {
-          return self.instance.api;
-        },
-        findBrokerAddressInSubscribe: (name, id, only) =>
-          this.instance.findBrokerAddressInSubscribe(name, id, only),
-        findConsumerIdList: (topic, group) => this.instance.findConsumerIdList(topic, group),
-      },
+      rebalanceHostOf(() => this.instance),
       this.pushAdapter,
       this.clock,
       this.logger.child('rebalance'),
@@ -207,6 +185,10 @@ export class DefaultMQPushConsumerImpl implements MQConsumerInner, OrderlyConsum
 
   get consumeMessageService(): ConsumeMessageService | undefined {
     return this.consumeService;
+  }
+
+  get pullAPIWrapper(): PullAPIWrapper | undefined {
+    return this.pullWrapper;
   }
 
   isConsumeOrderly(): boolean {
@@ -263,24 +245,8 @@ export class DefaultMQPushConsumerImpl implements MQConsumerInner, OrderlyConsum
   subscribe(topic: string, expression: SubscriptionExpression = '*'): void {
     if (typeof topic !== 'string' || topic.length === 0)
       throw new ValidationError('subscribe: topic must be a non-empty string', -1);
-    const [type, text] =
-      typeof expression === 'string'
-        ? ([ExpressionType.TAG, expression] as const)
-        : ([expression?.type, expression?.expression] as const);
-    if (type !== 'TAG' && type !== 'SQL92' && type !== 'NAMED') {
-      throw new ValidationError(
-        `subscribe: expression type must be TAG, SQL92 or NAMED, got ${String(type)}`,
-        -1,
-      );
-    }
-    if (typeof text !== 'string') throw new ValidationError('subscribe: expression must be a string', -1);
     const wireTopic = withNamespaceOf(this.config, topic);
-    let data: SubscriptionData;
-    try {
-      data = buildSubscription(wireTopic, text, type, { subVersion: BigInt(this.clock.now()) });
-    } catch (error) {
-      throw new ValidationError(`subscribe ${topic}: ${errorText(error)}`, -1, { cause: error });
-    }
+    const data = subscriptionDataOf('subscribe', topic, wireTopic, expression, BigInt(this.clock.now()));
     this.rebalance.subscriptionInner.set(wireTopic, data);
     this.onSubscriptionChanged();
   }
@@ -319,7 +285,7 @@ export class DefaultMQPushConsumerImpl implements MQConsumerInner, OrderlyConsum
     }
     const instance = getOrCreateMQClientInstance(this.config);
     this.clientInstance = instance;
-    this.pullAPIWrapper = new PullAPIWrapper(instance, this.consumerGroup, this.logger.child('pull'));
+    this.pullWrapper = new PullAPIWrapper(instance, this.consumerGroup, this.logger.child('pull'));
     this.store = this.offsetStoreFactory(this.options.messageModel === 'BROADCASTING' ? 'local' : 'remote', {
       instance,
       group: this.consumerGroup,
@@ -376,8 +342,7 @@ export class DefaultMQPushConsumerImpl implements MQConsumerInner, OrderlyConsum
     this.shutdownController.abort(
       new ClientStateError('PushConsumer', 'SHUTDOWN_ALREADY', { group: this.consumerGroup }),
     );
-    for (const t of this.pullTimers) t.cancel();
-    this.pullTimers.clear();
+    this.pullMessageService.shutdown();
     this.lockRetryTimer?.cancel();
     const instance = this.clientInstance;
     if (instance === undefined) return;
@@ -449,248 +414,14 @@ export class DefaultMQPushConsumerImpl implements MQConsumerInner, OrderlyConsum
 
   // Pulling
 
+  /** RebalancePushImpl.dispatchPullRequest hands each new queue's first pull here. */
   executePullRequestImmediately(request: PullRequest): void {
-    if (this.shutdownController.signal.aborted) return;
-    void this.pullMessage(request);
+    this.pullMessageService.executePullRequestImmediately(request);
   }
 
-  executePullRequestLater(request: PullRequest, delayMs: number): void {
-    if (this.shutdownController.signal.aborted) return;
-    const timer = this.clock.setTimeout(() => {
-      this.pullTimers.delete(timer);
-      void this.pullMessage(request);
-    }, delayMs);
-    this.pullTimers.add(timer);
-  }
-
-  private flowControlled(
-    request: PullRequest,
-    reason: string,
-    fields: Record<string, number | string>,
-  ): void {
-    this.executePullRequestLater(request, this.options.pullTimeDelayMillsWhenFlowControl);
-    if (this.flowControlTimes++ % FLOW_CONTROL_LOG_EVERY === 0) {
-      this.logger.warn(`flow control: ${reason}`, {
-        group: this.consumerGroup,
-        mq: request.messageQueue.toString(),
-        flowControlTimes: this.flowControlTimes,
-        ...fields,
-      });
-    }
-  }
-
-  /** One pull of `request`'s queue, with upstream's flow control, and what its answer leads to. */
-  async pullMessage(request: PullRequest): Promise<void> {
-    const pq = request.processQueue;
-    const mq = request.messageQueue;
-    if (pq.dropped) {
-      this.logger.debug('the pull request is dropped', { request: request.toString() });
-      return;
-    }
-    pq.lastPullTimestamp = this.clock.now();
-    const exceptionDelay = this.config.pullTimeDelayMillsWhenException;
-    if (this.state !== 'RUNNING') {
-      this.executePullRequestLater(request, exceptionDelay);
-      return;
-    }
-    if (this.paused) {
-      this.executePullRequestLater(request, this.options.pullTimeDelayMillsWhenSuspend);
-      return;
-    }
-    const options = this.options;
-    if (pq.msgCount > options.pullThresholdForQueue) {
-      this.flowControlled(request, 'the cached message count exceeds the threshold', {
-        threshold: options.pullThresholdForQueue,
-        count: pq.msgCount,
-      });
-      return;
-    }
-    const sizeMiB = Math.trunc(pq.msgSize / (1024 * 1024));
-    if (sizeMiB > options.pullThresholdSizeForQueue) {
-      this.flowControlled(request, 'the cached message size exceeds the threshold', {
-        thresholdMiB: options.pullThresholdSizeForQueue,
-        sizeMiB,
-      });
-      return;
-    }
-    if (!this.consumeOrderly) {
-      const span = pq.getMaxSpan();
-      if (span > options.consumeConcurrentlyMaxSpan) {
-        this.flowControlled(request, "the queue's messages span too long", { maxSpan: span });
-        return;
-      }
-    } else {
-      if (!pq.locked) {
-        this.executePullRequestLater(request, exceptionDelay);
-        this.logger.info('pull later because not locked in broker', { request: request.toString() });
-        return;
-      }
-      if (!request.previouslyLocked) {
-        let offset: bigint;
-        try {
-          offset = await this.pushAdapter.computePullFromWhere(mq);
-        } catch (error) {
-          this.executePullRequestLater(request, exceptionDelay);
-          this.logger.error('failed to compute pull offset', {
-            request: request.toString(),
-            error: errorText(error),
-          });
-          return;
-        }
-        this.logger.info('the first time to pull message, so fix offset from broker', {
-          request: request.toString(),
-          newOffset: offset,
-          brokerBusy: offset < request.nextOffset,
-        });
-        request.previouslyLocked = true;
-        request.nextOffset = offset;
-      }
-    }
-    const sub = this.rebalance.subscriptionInner.get(mq.topic);
-    if (sub === undefined) {
-      this.executePullRequestLater(request, exceptionDelay);
-      this.logger.warn("find the consumer's subscription failed", { request: request.toString() });
-      return;
-    }
-    let commitOffset = 0n;
-    if (options.messageModel === 'CLUSTERING') commitOffset = this.offsetStore.readOffsetInMemory(mq);
-    const subExpression =
-      options.postSubscriptionWhenPull && !sub.classFilterMode ? sub.subString : undefined;
-    const sysFlag = PullSysFlag.buildSysFlag(
-      commitOffset > 0n,
-      true,
-      subExpression !== undefined,
-      sub.classFilterMode,
-    );
-    const begin = this.clock.now();
-    const wrapper = this.pullAPIWrapper as PullAPIWrapper;
-    let result: Awaited<ReturnType<PullAPIWrapper['processPullResult']>>;
-    try {
-      const raw = await wrapper.pullKernelImpl({
-        mq,
-        subExpression,
-        expressionType: sub.expressionType,
-        subVersion: sub.subVersion,
-        offset: request.nextOffset,
-        maxNums: options.pullBatchSize,
-        sysFlag,
-        commitOffset: commitOffset > 0n ? commitOffset : 0n,
-        brokerSuspendMaxTimeMillis: options.brokerSuspendMaxTimeMillis,
-        timeoutMillis: options.consumerTimeoutMillisWhenSuspend,
-        signal: this.shutdownController.signal,
-      });
-      result = wrapper.processPullResult(mq, raw, sub);
-    } catch (error) {
-      this.onPullFailure(request, error);
-      return;
-    }
-    this.onPullResult(request, result, this.clock.now() - begin);
-  }
-
-  private onPullFailure(request: PullRequest, error: unknown): void {
-    if (error instanceof RemotingAbortedError && this.shutdownController.signal.aborted) return;
-    const mq = request.messageQueue;
-    if (!mq.topic.startsWith(MixAll.RETRY_GROUP_TOPIC_PREFIX)) {
-      this.logger.warn('execute the pull request exception', {
-        request: request.toString(),
-        error: errorText(error),
-      });
-    }
-    const delay =
-      error instanceof MQBrokerError && error.responseCode === ResponseCode.FLOW_CONTROL
-        ? PULL_TIME_DELAY_MILLS_WHEN_BROKER_FLOW_CONTROL
-        : this.config.pullTimeDelayMillsWhenException;
-    if (pullFailureChannel.hasSubscribers) {
-      pullFailureChannel.publish({
-        consumerGroup: this.consumerGroup,
-        messageQueue: mq,
-        error,
-        retryInMs: delay,
-      });
-    }
-    this.executePullRequestLater(request, delay);
-  }
-
-  private onPullResult(
-    request: PullRequest,
-    result: Awaited<ReturnType<PullAPIWrapper['processPullResult']>>,
-    pullRT: number,
-  ): void {
-    const pq = request.processQueue;
-    const mq = request.messageQueue;
-    // The queue was dropped while this pull was out (a reset, a rebalance): its answer would move
-    // the offset of the queue's next ProcessQueue (a reset undone by NO_NEW_MSG's correction).
-    if (pq.dropped) {
-      this.logger.debug('the pull answer of a dropped queue ignored', { request: request.toString() });
-      return;
-    }
-    switch (result.pullStatus) {
-      case PullStatus.FOUND: {
-        const prevRequestOffset = request.nextOffset;
-        request.nextOffset = result.nextBeginOffset;
-        this.stats.incPullRT(this.consumerGroup, mq.topic, pullRT);
-        const msgs = result.msgFoundList;
-        if (msgs.length === 0) {
-          this.executePullRequestImmediately(request);
-        } else {
-          this.stats.incPullTPS(this.consumerGroup, mq.topic, msgs.length);
-          const dispatch = pq.putMessage(msgs);
-          this.consumeService?.submitConsumeRequest(msgs, pq, mq, dispatch);
-          if (this.options.pullInterval > 0) this.executePullRequestLater(request, this.options.pullInterval);
-          else this.executePullRequestImmediately(request);
-        }
-        const first = msgs[0]?.queueOffset;
-        if (
-          result.nextBeginOffset < prevRequestOffset ||
-          (first !== undefined && first < prevRequestOffset)
-        ) {
-          this.logger.warn('[BUG] pull message result maybe data wrong', {
-            nextBeginOffset: result.nextBeginOffset,
-            firstMsgOffset: first,
-            prevRequestOffset,
-          });
-        }
-        break;
-      }
-      case PullStatus.NO_NEW_MSG:
-      case PullStatus.NO_MATCHED_MSG:
-        request.nextOffset = result.nextBeginOffset;
-        // Nothing cached: progress may move to where the broker says the next message is.
-        if (pq.msgCount === 0) this.offsetStore.updateOffset(mq, request.nextOffset, true);
-        this.executePullRequestImmediately(request);
-        break;
-      case PullStatus.OFFSET_ILLEGAL: {
-        this.logger.warn('the pull request offset illegal', {
-          request: request.toString(),
-          nextBeginOffset: result.nextBeginOffset,
-          minOffset: result.minOffset,
-          maxOffset: result.maxOffset,
-        });
-        request.nextOffset = result.nextBeginOffset;
-        pq.dropped = true;
-        const timer = this.clock.setTimeout(() => {
-          this.pullTimers.delete(timer);
-          void this.fixIllegalOffset(request);
-        }, OFFSET_ILLEGAL_FIX_DELAY_MS);
-        this.pullTimers.add(timer);
-        break;
-      }
-    }
-  }
-
-  /** OFFSET_ILLEGAL: store the broker's offset and drop the queue; the next rebalance creates it again. */
-  private async fixIllegalOffset(request: PullRequest): Promise<void> {
-    try {
-      this.offsetStore.updateAndFreezeOffset(request.messageQueue, request.nextOffset);
-      await this.offsetStore.persist(request.messageQueue);
-      await this.rebalance.removeProcessQueue(request.messageQueue);
-      this.logger.warn('fix the pull request offset', { request: request.toString() });
-    } catch (error) {
-      this.logger.error('fixing the pull request offset failed', {
-        request: request.toString(),
-        error: errorText(error),
-      });
-    }
+  /** The orderly pull loop re-reads a queue's start once its lock is first held, with rebalancing's rules. */
+  computePullFromWhere(mq: MessageQueue): Promise<bigint> {
+    return this.pushAdapter.computePullFromWhere(mq);
   }
 
   // Sending back

@@ -101,7 +101,8 @@ export function assignedOf(consumer: LitePullConsumer): AssignedMessageQueue {
 
 /** How many times a pull task met a flow-control threshold. */
 export function flowControlTimesOf(consumer: LitePullConsumer): number {
-  return (liteImplOf(consumer) as unknown as { flowControlTimes: number }).flowControlTimes;
+  const impl = liteImplOf(consumer) as unknown as { pullTasks: { flowControlTimes: number } };
+  return impl.pullTasks.flowControlTimes;
 }
 
 /** Polls (timeoutMs each) until `count` messages came; fails after `deadlineMs`. */

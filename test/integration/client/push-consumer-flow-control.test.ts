@@ -107,10 +107,10 @@ async function topicWith(queues: number): Promise<string> {
  * proof that the loop ran and chose not to pull.
  */
 function countPutOff(consumer: PushConsumer, delayMs: number): Map<string, number> {
-  const impl = implOf(consumer);
+  const service = implOf(consumer).pullMessageService;
   const turns = new Map<string, number>();
-  const real = impl.executePullRequestLater.bind(impl);
-  impl.executePullRequestLater = (request: PullRequest, delay: number) => {
+  const real = service.executePullRequestLater.bind(service);
+  service.executePullRequestLater = (request: PullRequest, delay: number) => {
     if (delay === delayMs) {
       const key = request.messageQueue.key;
       turns.set(key, (turns.get(key) ?? 0) + 1);

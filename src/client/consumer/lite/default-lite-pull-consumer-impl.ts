@@ -1,46 +1,50 @@
 /**
  * DefaultLitePullConsumerImpl: the application polls. Queues come from rebalance (subscribe) or from
- * the application (assign); one pull task per queue keeps its ProcessQueue filled within the flow
- * thresholds, and every pulled batch waits in the consume-request cache for poll. What poll hands
- * out is the consume offset that commits store; seek moves a queue's next pull.
+ * the application (assign); one pull task per queue (PullTaskService) keeps its ProcessQueue filled
+ * within the flow thresholds, and every pulled batch waits in the consume-request cache for poll.
+ * What poll hands out is the consume offset that commits store; seek moves a queue's next pull.
+ * Topics' queue changes are watched apart (MessageQueueChangeMonitor).
  */
 import { setMaxListeners } from 'node:events';
-import type { Clock, TimerHandle } from '../../../common/clock.js';
-import { PullSysFlag } from '../../../common/constants.js';
+import type { Clock } from '../../../common/clock.js';
 import { ValidationError } from '../../../common/errors.js';
 import type { Logger } from '../../../common/logger.js';
 import type { MessageExt } from '../../../common/message/message.js';
 import { MessageQueue } from '../../../common/message/message-queue.js';
 import { encodeConsumerRunningInfo } from '../../../common/protocol/consumer-running-info.js';
 import { ConsumeFromWhere, ConsumeType, type MessageModel } from '../../../common/protocol/heartbeat-data.js';
-import { ExpressionType, type SubscriptionData } from '../../../common/protocol/subscription-data.js';
+import type { SubscriptionData } from '../../../common/protocol/subscription-data.js';
 import { build as buildSubscription } from '../../../filter/filter-api.js';
 import { ResponseCode } from '../../../remoting/protocol/response-code.js';
-import { RemotingAbortedError } from '../../../remoting/transport/errors.js';
 import {
   type ClientConfig,
+  queueWithNamespaceOf,
+  queueWithoutNamespaceOf,
+  resetTopicOf,
   resolveClientConfig,
   withNamespaceOf,
   withoutNamespaceOf,
 } from '../../client-config.js';
-import { pullFailureChannel } from '../../diagnostics.js';
-import { ClientStateError, errorText, MQBrokerError, MQClientError } from '../../errors.js';
+import { ClientStateError, errorText, MQClientError } from '../../errors.js';
 import type { MQConsumerInner } from '../../instance/inner.js';
 import type { MQClientInstance, ServiceState } from '../../instance/mq-client-instance.js';
 import { getOrCreateMQClientInstance } from '../../instance/mq-client-manager.js';
+import { topicRouteData2TopicSubscribeInfo } from '../../instance/topic-route.js';
 import { long, NamespacedAdmin } from '../../mq-admin.js';
-import type { SubscriptionExpression } from '../default-mq-push-consumer-impl.js';
 import { type OffsetStore, ReadOffsetType } from '../offset/offset-store.js';
 import type { ProcessQueue } from '../process-queue.js';
 import { PullAPIWrapper } from '../pull/pull-api-wrapper.js';
-import { PullStatus } from '../pull/pull-result.js';
 import { AllocateMessageQueueAveragely } from '../rebalance/allocate/averagely.js';
 import type { PullFromWhereContext } from '../rebalance/compute-pull-from-where.js';
-import { computePullFromWhere } from '../rebalance/compute-pull-from-where.js';
-import { RebalanceImpl } from '../rebalance/rebalance-impl.js';
+import { RebalanceImpl, rebalanceHostOf } from '../rebalance/rebalance-impl.js';
 import { RebalanceLitePullAdapter } from '../rebalance/rebalance-lite-pull-adapter.js';
 import { buildConsumerRunningInfo } from '../stats/consumer-running-info-builder.js';
 import { ConsumerStatsManager } from '../stats/consumer-stats-manager.js';
+import {
+  buildSubscriptionData,
+  checkSubscriptionExpression,
+  type SubscriptionExpression,
+} from '../subscription-expression.js';
 import { AssignedMessageQueue } from './assigned-message-queue.js';
 import { type ConsumeRequest, ConsumeRequestCache } from './consume-request-cache.js';
 import {
@@ -48,15 +52,11 @@ import {
   type ResolvedLitePullConsumerOptions,
   resolveLitePullConsumerOptions,
 } from './lite-pull-consumer-options.js';
-
-/** Upstream's pause before re-pulling after a broker's FLOW_CONTROL answer, ms. */
-const PULL_TIME_DELAY_MILLS_WHEN_BROKER_FLOW_CONTROL = 20;
-/** Upstream's delay of the first topic metadata check, ms. */
-const FIRST_METADATA_CHECK_DELAY_MS = 10_000;
-const FLOW_CONTROL_LOG_EVERY = 1000;
-
-/** Called when the queues of a topic change (upstream TopicMessageQueueChangeListener). */
-export type TopicMessageQueueChangeListener = (topic: string, messageQueues: MessageQueue[]) => void;
+import {
+  MessageQueueChangeMonitor,
+  type TopicMessageQueueChangeListener,
+} from './message-queue-change-monitor.js';
+import { PullTaskService } from './pull-task-service.js';
 
 /** Called with a subscribed topic's queues and those this member holds (upstream MessageQueueListener). */
 export type MessageQueueListener = (topic: string, mqAll: MessageQueue[], mqDivided: MessageQueue[]) => void;
@@ -65,13 +65,6 @@ export type OffsetStoreMaker = (
   kind: 'remote' | 'local',
   context: { instance: MQClientInstance; group: string; dir: string | undefined },
 ) => OffsetStore;
-
-interface PullTask {
-  readonly mq: MessageQueue;
-  cancelled: boolean;
-  timer: TimerHandle | undefined;
-  readonly controller: AbortController;
-}
 
 export class DefaultLitePullConsumerImpl implements MQConsumerInner {
   readonly options: ResolvedLitePullConsumerOptions;
@@ -85,10 +78,9 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
   private readonly stats: ConsumerStatsManager;
   private readonly assigned: AssignedMessageQueue;
   private readonly cache: ConsumeRequestCache;
-  private readonly taskTable = new Map<string, PullTask>();
+  private readonly pullTasks: PullTaskService;
   private readonly topicToSubExpression = new Map<string, string>();
-  private readonly changeListeners = new Map<string, TopicMessageQueueChangeListener>();
-  private readonly messageQueuesForTopic = new Map<string, string>();
+  private readonly queueChangeMonitor: MessageQueueChangeMonitor;
   private readonly queueListeners = new Map<string, MessageQueueListener>();
   private readonly shutdownController = new AbortController();
   private readonly startTimestamp: number;
@@ -96,10 +88,8 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
   private state: ServiceState = 'CREATE_JUST';
   private clientInstance: MQClientInstance | undefined;
   private store: OffsetStore | undefined;
-  private pullAPIWrapper: PullAPIWrapper | undefined;
-  private metadataTimer: TimerHandle | undefined;
+  private pullWrapper: PullAPIWrapper | undefined;
   private nextAutoCommitDeadline = -1;
-  private flowControlTimes = 0;
   private stopping: Promise<void> | undefined;
 
   constructor(options: LitePullConsumerOptions, storeMaker: OffsetStoreMaker) {
@@ -115,7 +105,12 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
     const pqSettings = { lockMaxLiveTime: 30_000, pullMaxIdleTime: 120_000 };
     this.assigned = new AssignedMessageQueue(this.clock, pqSettings);
     this.cache = new ConsumeRequestCache(this.clock);
-    const self = this;
+    this.pullTasks = new PullTaskService(
+      this,
+      { assigned: this.assigned, cache: this.cache, stats: this.stats },
+      this.shutdownController.signal,
+    );
+    this.queueChangeMonitor = new MessageQueueChangeMonitor(this);
     this.rebalance = new RebalanceImpl(
       {
         consumerGroup: this.consumerGroup,
@@ -125,17 +120,7 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
           new AllocateMessageQueueAveragely({ logger: this.logger }),
         processQueue: pqSettings,
       },
-      {
-        get clientId() {
-          return self.instance.clientId;
-        },
-        get api() {
-          return self.instance.api;
-        },
-        findBrokerAddressInSubscribe: (name, id, only) =>
-          this.instance.findBrokerAddressInSubscribe(name, id, only),
-        findConsumerIdList: (topic, group) => this.instance.findConsumerIdList(topic, group),
-      },
+      rebalanceHostOf(() => this.instance),
       new RebalanceLitePullAdapter(this),
       this.clock,
       this.logger.child('rebalance'),
@@ -164,6 +149,10 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
 
   get clientConfig(): ClientConfig {
     return this.config;
+  }
+
+  get pullAPIWrapper(): PullAPIWrapper | undefined {
+    return this.pullWrapper;
   }
 
   pullFromWhereContext(): PullFromWhereContext {
@@ -204,13 +193,9 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
     return withNamespaceOf(this.config, topic);
   }
 
-  private user(mq: MessageQueue): MessageQueue {
-    return new MessageQueue(withoutNamespaceOf(this.config, mq.topic), mq.brokerName, mq.queueId);
-  }
-
   private checkQueue(mq: unknown, call: string): MessageQueue {
     if (!(mq instanceof MessageQueue)) throw new ValidationError(`${call}: a MessageQueue is needed`, -1);
-    return new MessageQueue(this.wire(mq.topic), mq.brokerName, mq.queueId);
+    return queueWithNamespaceOf(this.config, mq);
   }
 
   // Subscriptions
@@ -218,25 +203,11 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
   subscribe(topic: string, expression: SubscriptionExpression = '*', listener?: MessageQueueListener): void {
     if (typeof topic !== 'string' || topic.length === 0)
       throw new ValidationError('Topic can not be null or empty.', -1);
-    const [type, text] =
-      typeof expression === 'string'
-        ? ([ExpressionType.TAG, expression] as const)
-        : ([expression?.type, expression?.expression] as const);
-    if (type !== 'TAG' && type !== 'SQL92' && type !== 'NAMED') {
-      throw new ValidationError(
-        `subscribe: expression type must be TAG, SQL92 or NAMED, got ${String(type)}`,
-        -1,
-      );
-    }
-    if (typeof text !== 'string') throw new ValidationError('subscribe: expression must be a string', -1);
+    const checked = checkSubscriptionExpression('subscribe', expression);
+    // As upstream, the mode is taken before the expression is parsed.
     this.setSubscriptionType('SUBSCRIBE');
     const wireTopic = this.wire(topic);
-    let data: SubscriptionData;
-    try {
-      data = buildSubscription(wireTopic, text, type, { subVersion: BigInt(this.clock.now()) });
-    } catch (error) {
-      throw new ValidationError(`subscribe ${topic}: ${errorText(error)}`, -1, { cause: error });
-    }
+    const data = buildSubscriptionData('subscribe', topic, wireTopic, checked, BigInt(this.clock.now()));
     this.rebalance.subscriptionInner.set(wireTopic, data);
     if (listener !== undefined) this.queueListeners.set(wireTopic, listener);
     this.assigned.processQueueOf = (mq) => this.rebalance.processQueueOf(mq);
@@ -250,7 +221,7 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
     const wireTopic = this.wire(topic);
     this.rebalance.subscriptionInner.delete(wireTopic);
     this.queueListeners.delete(wireTopic);
-    this.removePullTasks((mq) => mq.topic === wireTopic);
+    this.pullTasks.removePullTasks((mq) => mq.topic === wireTopic);
     this.assigned.removeTopic(wireTopic);
   }
 
@@ -260,7 +231,7 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
     const wire = queues.map((mq) => this.checkQueue(mq, 'assign'));
     this.setSubscriptionType('ASSIGN');
     this.assigned.updateAll(wire);
-    if (this.state === 'RUNNING') this.updateAssignPullTask(wire);
+    if (this.state === 'RUNNING') this.pullTasks.updateAssignPullTask(wire);
   }
 
   /** Assign mode: the tag expression pulls of `topic` use [*]; only before start. */
@@ -281,15 +252,7 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
     if (typeof topic !== 'string' || topic.length === 0 || typeof listener !== 'function') {
       throw new ValidationError('Topic or listener is null', -1);
     }
-    const wireTopic = this.wire(topic);
-    if (this.changeListeners.has(wireTopic)) this.logger.warn('topic already registered', { topic });
-    this.changeListeners.set(wireTopic, listener);
-    if (this.state === 'RUNNING') {
-      void this.fetchMessageQueues(topic).then(
-        (mqs) => this.messageQueuesForTopic.set(wireTopic, queuesKey(mqs)),
-        () => undefined,
-      );
-    }
+    this.queueChangeMonitor.registerListener(topic, listener);
   }
 
   // Lifecycle
@@ -313,7 +276,7 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
       );
     }
     this.clientInstance = instance;
-    this.pullAPIWrapper = new PullAPIWrapper(instance, this.consumerGroup, this.logger.child('pull'));
+    this.pullWrapper = new PullAPIWrapper(instance, this.consumerGroup, this.logger.child('pull'));
     this.store = this.storeMaker(this.options.messageModel === 'BROADCASTING' ? 'local' : 'remote', {
       instance,
       group: this.consumerGroup,
@@ -328,24 +291,16 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
     }
     instance.start();
     this.stats.start();
-    this.scheduleMetadataCheck(FIRST_METADATA_CHECK_DELAY_MS);
+    this.queueChangeMonitor.start();
     this.state = 'RUNNING';
     this.logger.info('lite pull consumer started', {
       group: this.consumerGroup,
       clientId: instance.clientId,
     });
     if (this.subscriptionType === 'SUBSCRIBE') await this.updateTopicSubscribeInfoWhenSubscriptionChanged();
-    if (this.subscriptionType === 'ASSIGN') this.updateAssignPullTask(this.assigned.messageQueues());
-    for (const wireTopic of this.changeListeners.keys()) {
-      try {
-        this.messageQueuesForTopic.set(
-          wireTopic,
-          queuesKey(await this.fetchMessageQueues(withoutNamespaceOf(this.config, wireTopic))),
-        );
-      } catch (error) {
-        this.logger.warn('fetch message queues failed', { topic: wireTopic, error: errorText(error) });
-      }
-    }
+    if (this.subscriptionType === 'ASSIGN')
+      this.pullTasks.updateAssignPullTask(this.assigned.messageQueues());
+    await this.queueChangeMonitor.fetchRegisteredTopics();
     try {
       await instance.checkClientInBroker(this);
     } catch (error) {
@@ -371,8 +326,8 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
     this.shutdownController.abort(
       new ClientStateError('LitePullConsumer', 'SHUTDOWN_ALREADY', { group: this.consumerGroup }),
     );
-    this.metadataTimer?.cancel();
-    this.removePullTasks(() => true);
+    this.queueChangeMonitor.shutdown();
+    this.pullTasks.removePullTasks(() => true);
     this.cache.wakeAll();
     const instance = this.clientInstance;
     if (instance === undefined) return;
@@ -450,9 +405,7 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
   }
 
   resetTopic(msgs: MessageExt[]): MessageExt[] {
-    if (this.config.namespace !== undefined)
-      for (const m of msgs) m.topic = withoutNamespaceOf(this.config, m.topic);
-    return msgs;
+    return resetTopicOf(this.config, msgs);
   }
 
   pause(queues: readonly MessageQueue[]): void {
@@ -503,10 +456,9 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
     if (state === undefined) return;
     state.pq.clear();
     this.cache.removeQueue(mq);
-    const old = this.taskTable.get(mq.key);
-    if (old !== undefined) this.cancelTask(old);
+    this.pullTasks.cancelPullTask(mq);
     this.assigned.setSeekOffset(mq, target);
-    this.startPullTask(mq);
+    this.pullTasks.startPullTask(mq);
   }
 
   async seekToBegin(queue: MessageQueue): Promise<void> {
@@ -593,7 +545,7 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
   }
 
   assignment(): MessageQueue[] {
-    return this.assigned.messageQueues().map((mq) => this.user(mq));
+    return this.assigned.messageQueues().map((mq) => queueWithoutNamespaceOf(this.config, mq));
   }
 
   /** The topic's readable queues, as the name servers route them. */
@@ -609,15 +561,10 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
         { topic },
       );
     }
-    const queues: MessageQueue[] = [];
-    for (const qd of route.queueDatas) {
-      if ((qd.perm & 4) === 0) continue;
-      for (let i = 0; i < qd.readQueueNums; i++) queues.push(new MessageQueue(topic, qd.brokerName, i));
-    }
-    return queues;
+    return topicRouteData2TopicSubscribeInfo(topic, route);
   }
 
-  // Pull tasks
+  // What rebalancing and the pull tasks ask
 
   /** Rebalance changed the queues of a topic (subscribe mode). */
   messageQueueChanged(
@@ -627,15 +574,14 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
   ): void {
     const mine = this.options.messageModel === 'BROADCASTING' ? mqAll : mqDivided;
     this.assigned.updateTopic(topic, mine);
-    this.removePullTasks((mq) => mq.topic === topic && !mine.some((m) => m.equals(mq)));
-    for (const mq of mine) this.startPullTask(mq);
+    this.pullTasks.updatePullTask(topic, mine);
     const listener = this.queueListeners.get(topic);
     if (listener !== undefined) {
       try {
         listener(
           withoutNamespaceOf(this.config, topic),
-          mqAll.map((mq) => this.user(mq)),
-          mqDivided.map((mq) => this.user(mq)),
+          mqAll.map((mq) => queueWithoutNamespaceOf(this.config, mq)),
+          mqDivided.map((mq) => queueWithoutNamespaceOf(this.config, mq)),
         );
       } catch (error) {
         this.logger.warn('message queue listener failed', { topic, error: errorText(error) });
@@ -643,182 +589,11 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
     }
   }
 
-  private updateAssignPullTask(mqs: readonly MessageQueue[]): void {
-    this.removePullTasks((mq) => !mqs.some((m) => m.equals(mq)));
-    for (const mq of mqs) this.startPullTask(mq);
-  }
-
-  private startPullTask(mq: MessageQueue): void {
-    if (this.taskTable.has(mq.key) || this.state === 'SHUTDOWN_ALREADY') return;
-    const task: PullTask = { mq, cancelled: false, timer: undefined, controller: new AbortController() };
-    this.taskTable.set(mq.key, task);
-    this.schedule(task, 0);
-  }
-
-  private cancelTask(task: PullTask): void {
-    task.cancelled = true;
-    task.timer?.cancel();
-    task.controller.abort();
-    if (this.taskTable.get(task.mq.key) === task) this.taskTable.delete(task.mq.key);
-  }
-
-  private removePullTasks(which: (mq: MessageQueue) => boolean): void {
-    for (const task of [...this.taskTable.values()]) if (which(task.mq)) this.cancelTask(task);
-  }
-
-  private schedule(task: PullTask, delayMs: number): void {
-    if (task.cancelled) return;
-    task.timer = this.clock.setTimeout(() => {
-      task.timer = undefined;
-      void this.runPullTask(task);
-    }, delayMs);
-  }
-
-  private flowControlled(task: PullTask, reason: string): void {
-    this.schedule(task, this.options.pullTimeDelayMillsWhenFlowControl);
-    if (this.flowControlTimes++ % FLOW_CONTROL_LOG_EVERY === 0) {
-      this.logger.warn(`flow control: ${reason}`, {
-        group: this.consumerGroup,
-        mq: task.mq.toString(),
-        flowControlTimes: this.flowControlTimes,
-      });
-    }
-  }
-
-  /** One pull of the task's queue (upstream PullTaskImpl.run), then the next one scheduled. */
-  private async runPullTask(task: PullTask): Promise<void> {
-    if (task.cancelled || this.state !== 'RUNNING') return;
-    const { mq } = task;
-    const o = this.options;
-    if (this.assigned.isPaused(mq)) {
-      this.schedule(task, o.pullTimeDelayMillsWhenPause);
-      return;
-    }
-    const state = this.assigned.get(mq);
-    const pq = state?.pq;
-    if (state === undefined || pq === undefined || pq.dropped) return;
-    if (this.cache.size * o.pullBatchSize > o.pullThresholdForAll)
-      return this.flowControlled(task, 'the consume request count exceeds the threshold');
-    if (pq.msgCount > o.pullThresholdForQueue)
-      return this.flowControlled(task, 'the cached message count exceeds the threshold');
-    if (Math.trunc(pq.msgSize / (1024 * 1024)) > o.pullThresholdSizeForQueue)
-      return this.flowControlled(task, 'the cached message size exceeds the threshold');
-    if (pq.getMaxSpan() > o.consumeMaxSpan)
-      return this.flowControlled(task, "the queue's messages span too long");
-    let offset: bigint;
-    try {
-      offset = await this.nextPullOffset(mq);
-      if (offset < 0n)
-        throw new MQClientError(`no offset to pull ${mq.toString()} from`, undefined, {
-          group: this.consumerGroup,
-        });
-    } catch (error) {
-      this.logger.error('failed to get next pull offset', { mq: mq.toString(), error: errorText(error) });
-      this.schedule(task, o.pullTimeDelayMillsOnException);
-      return;
-    }
-    if (task.cancelled || pq.dropped) return;
-    let delay = 0;
-    try {
-      const sub =
-        this.subscriptionType === 'SUBSCRIBE'
-          ? this.rebalance.subscriptionInner.get(mq.topic)
-          : buildSubscription(mq.topic, this.topicToSubExpression.get(mq.topic) ?? '*', undefined);
-      if (sub === undefined)
-        throw new MQClientError(`no subscription of ${mq.topic}`, undefined, { group: this.consumerGroup });
-      const wrapper = this.pullAPIWrapper as PullAPIWrapper;
-      const begin = this.clock.now();
-      const raw = await wrapper.pullKernelImpl({
-        mq,
-        subExpression: sub.subString,
-        expressionType: sub.expressionType,
-        subVersion: sub.expressionType === ExpressionType.TAG ? 0n : sub.subVersion,
-        offset,
-        maxNums: o.pullBatchSize,
-        sysFlag: PullSysFlag.buildSysFlag(false, true, true, false, true),
-        commitOffset: 0n,
-        brokerSuspendMaxTimeMillis: o.brokerSuspendMaxTimeMillis,
-        timeoutMillis: o.consumerTimeoutMillisWhenSuspend,
-        signal: task.controller.signal,
-      });
-      const result = wrapper.processPullResult(mq, raw, sub);
-      if (task.cancelled || pq.dropped) return;
-      this.stats.incPullRT(this.consumerGroup, mq.topic, this.clock.now() - begin);
-      if (result.pullStatus === PullStatus.FOUND) {
-        const msgs = result.msgFoundList;
-        if (msgs.length > 0 && state.seekOffset === -1n) {
-          this.stats.incPullTPS(this.consumerGroup, mq.topic, msgs.length);
-          pq.putMessage(msgs);
-          this.cache.put({ messages: msgs, mq, pq });
-        }
-      } else if (result.pullStatus === PullStatus.OFFSET_ILLEGAL) {
-        this.logger.warn('the pull request offset illegal', {
-          mq: mq.toString(),
-          nextBeginOffset: result.nextBeginOffset,
-        });
-      }
-      if (state.seekOffset === -1n) this.assigned.updatePullOffset(mq, result.nextBeginOffset, pq);
-    } catch (error) {
-      if (error instanceof RemotingAbortedError && (task.cancelled || this.shutdownController.signal.aborted))
-        return;
-      delay =
-        error instanceof MQBrokerError && error.responseCode === ResponseCode.FLOW_CONTROL
-          ? PULL_TIME_DELAY_MILLS_WHEN_BROKER_FLOW_CONTROL
-          : this.config.pullTimeDelayMillsWhenException;
-      this.logger.warn('an error occurred in pull message process', {
-        mq: mq.toString(),
-        error: errorText(error),
-      });
-      if (pullFailureChannel.hasSubscribers) {
-        pullFailureChannel.publish({
-          consumerGroup: this.consumerGroup,
-          messageQueue: mq,
-          error,
-          retryInMs: delay,
-        });
-      }
-    }
-    this.schedule(task, delay);
-  }
-
-  private async nextPullOffset(mq: MessageQueue): Promise<bigint> {
-    const state = this.assigned.get(mq);
-    if (state === undefined) return -1n;
-    if (state.seekOffset !== -1n) {
-      const offset = state.seekOffset;
-      state.consumeOffset = offset;
-      state.seekOffset = -1n;
-      return offset;
-    }
-    if (state.pullOffset !== -1n) return state.pullOffset;
-    return computePullFromWhere(this.pullFromWhereContext(), mq);
-  }
-
-  // Topic metadata
-
-  private scheduleMetadataCheck(delayMs: number): void {
-    this.metadataTimer = this.clock.setTimeout(() => {
-      void this.fetchTopicMessageQueuesAndCompare().finally(() => {
-        if (this.state === 'RUNNING')
-          this.scheduleMetadataCheck(this.options.topicMetadataCheckIntervalMillis);
-      });
-    }, delayMs);
-  }
-
-  private async fetchTopicMessageQueuesAndCompare(): Promise<void> {
-    for (const [wireTopic, listener] of this.changeListeners) {
-      try {
-        const topic = withoutNamespaceOf(this.config, wireTopic);
-        const now = await this.fetchMessageQueues(topic);
-        const key = queuesKey(now);
-        if (this.messageQueuesForTopic.get(wireTopic) !== key) {
-          this.messageQueuesForTopic.set(wireTopic, key);
-          listener(topic, now);
-        }
-      } catch (error) {
-        this.logger.warn('topic metadata check failed', { topic: wireTopic, error: errorText(error) });
-      }
-    }
+  /** The subscription a pull of `topic` carries: the group's (subscribe), or the tag expression set (assign). */
+  subscriptionForPull(topic: string): SubscriptionData | undefined {
+    return this.subscriptionType === 'SUBSCRIBE'
+      ? this.rebalance.subscriptionInner.get(topic)
+      : buildSubscription(topic, this.topicToSubExpression.get(topic) ?? '*', undefined);
   }
 
   // MQConsumerInner
@@ -890,10 +665,9 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
       if (state === undefined) continue;
       state.pq.clear();
       this.cache.removeQueue(mq);
-      const old = this.taskTable.get(mq.key);
-      if (old !== undefined) this.cancelTask(old);
+      this.pullTasks.cancelPullTask(mq);
       state.seekOffset = offset;
-      this.startPullTask(mq);
+      this.pullTasks.startPullTask(mq);
     }
   }
 
@@ -940,11 +714,4 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
       group: this.consumerGroup,
     });
   }
-}
-
-function queuesKey(mqs: readonly MessageQueue[]): string {
-  return mqs
-    .map((mq) => mq.key)
-    .sort()
-    .join('\n');
 }

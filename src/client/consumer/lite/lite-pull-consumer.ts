@@ -18,14 +18,11 @@
 import type { MessageExt } from '../../../common/message/message.js';
 import type { MessageQueue } from '../../../common/message/message-queue.js';
 import type { MQAdmin, QueryOptions, QueryResult, ViewMessageOptions } from '../../mq-admin.js';
-import type { SubscriptionExpression } from '../default-mq-push-consumer-impl.js';
 import { createOffsetStore } from '../offset/create-offset-store.js';
-import {
-  DefaultLitePullConsumerImpl,
-  type MessageQueueListener,
-  type TopicMessageQueueChangeListener,
-} from './default-lite-pull-consumer-impl.js';
+import type { SubscriptionExpression } from '../subscription-expression.js';
+import { DefaultLitePullConsumerImpl, type MessageQueueListener } from './default-lite-pull-consumer-impl.js';
 import type { LitePullConsumerOptions } from './lite-pull-consumer-options.js';
+import type { TopicMessageQueueChangeListener } from './message-queue-change-monitor.js';
 
 export interface LitePullConsumer extends MQAdmin, AsyncIterable<MessageExt> {
   readonly consumerGroup: string;

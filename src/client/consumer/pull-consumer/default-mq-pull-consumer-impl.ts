@@ -18,6 +18,9 @@ import { build as buildSubscription } from '../../../filter/filter-api.js';
 import { RemotingAbortedError } from '../../../remoting/transport/errors.js';
 import {
   type ClientConfig,
+  queueWithNamespaceOf,
+  queueWithoutNamespaceOf,
+  resetTopicOf,
   resolveClientConfig,
   withNamespaceOf,
   withoutNamespaceOf,
@@ -26,18 +29,19 @@ import { ClientStateError, errorText, MQClientError } from '../../errors.js';
 import type { MQConsumerInner } from '../../instance/inner.js';
 import type { MQClientInstance, ServiceState } from '../../instance/mq-client-instance.js';
 import { getOrCreateMQClientInstance } from '../../instance/mq-client-manager.js';
+import { topicRouteData2TopicSubscribeInfo } from '../../instance/topic-route.js';
 import { long, NamespacedAdmin } from '../../mq-admin.js';
-import type { SubscriptionExpression } from '../default-mq-push-consumer-impl.js';
 import type { MessageQueueListener, OffsetStoreMaker } from '../lite/default-lite-pull-consumer-impl.js';
 import { type OffsetStore, ReadOffsetType } from '../offset/offset-store.js';
 import type { ProcessQueue } from '../process-queue.js';
 import { PullAPIWrapper } from '../pull/pull-api-wrapper.js';
 import type { PullResult } from '../pull/pull-result.js';
 import { AllocateMessageQueueAveragely } from '../rebalance/allocate/averagely.js';
-import { RebalanceImpl } from '../rebalance/rebalance-impl.js';
+import { RebalanceImpl, rebalanceHostOf } from '../rebalance/rebalance-impl.js';
 import { sendMessageBack } from '../send-message-back.js';
 import { buildConsumerRunningInfo } from '../stats/consumer-running-info-builder.js';
 import { ConsumerStatsManager } from '../stats/consumer-stats-manager.js';
+import { type SubscriptionExpression, subscriptionDataOf } from '../subscription-expression.js';
 import {
   type PullConsumerOptions,
   type ResolvedPullConsumerOptions,
@@ -82,7 +86,6 @@ export class DefaultMQPullConsumerImpl implements MQConsumerInner {
     this.stats = new ConsumerStatsManager(this.clock);
     this.messageQueueListener = options.messageQueueListener;
     setMaxListeners(0, this.shutdownController.signal);
-    const self = this;
     this.rebalance = new RebalanceImpl(
       {
         consumerGroup: this.consumerGroup,
@@ -92,17 +95,7 @@ export class DefaultMQPullConsumerImpl implements MQConsumerInner {
           new AllocateMessageQueueAveragely({ logger: this.logger }),
         processQueue: { lockMaxLiveTime: 30_000, pullMaxIdleTime: 120_000 },
       },
-      {
-        get clientId() {
-          return self.instance.clientId;
-        },
-        get api() {
-          return self.instance.api;
-        },
-        findBrokerAddressInSubscribe: (name, id, only) =>
-          this.instance.findBrokerAddressInSubscribe(name, id, only),
-        findConsumerIdList: (topic, group) => this.instance.findConsumerIdList(topic, group),
-      },
+      rebalanceHostOf(() => this.instance),
       {
         consumeType: () => ConsumeType.CONSUME_ACTIVELY,
         messageQueueChanged: (topic, mqAll, mqDivided) => this.onMessageQueueChanged(topic, mqAll, mqDivided),
@@ -152,11 +145,7 @@ export class DefaultMQPullConsumerImpl implements MQConsumerInner {
 
   private wire(mq: unknown, call: string): MessageQueue {
     if (!(mq instanceof MessageQueue)) throw new ValidationError(`${call}: mq is null`, -1);
-    return new MessageQueue(withNamespaceOf(this.config, mq.topic), mq.brokerName, mq.queueId);
-  }
-
-  private user(mq: MessageQueue): MessageQueue {
-    return new MessageQueue(withoutNamespaceOf(this.config, mq.topic), mq.brokerName, mq.queueId);
+    return queueWithNamespaceOf(this.config, mq);
   }
 
   registerMessageQueueListener(topic: string, listener: MessageQueueListener): void {
@@ -177,8 +166,8 @@ export class DefaultMQPullConsumerImpl implements MQConsumerInner {
     try {
       listener(
         withoutNamespaceOf(this.config, topic),
-        mqAll.map((mq) => this.user(mq)),
-        mqDivided.map((mq) => this.user(mq)),
+        mqAll.map((mq) => queueWithoutNamespaceOf(this.config, mq)),
+        mqDivided.map((mq) => queueWithoutNamespaceOf(this.config, mq)),
       );
     } catch (error) {
       this.logger.error('messageQueueChanged listener failed', { topic, error: errorText(error) });
@@ -289,7 +278,7 @@ export class DefaultMQPullConsumerImpl implements MQConsumerInner {
     const maxSize = options.maxSize;
     if (maxSize !== undefined && (!Number.isInteger(maxSize) || maxSize <= 0))
       throw new ValidationError('maxSize must be an integer > 0', -1);
-    const sub = this.subscriptionOf(mq.topic, expression);
+    const sub = subscriptionDataOf('pull', queue.topic, mq.topic, expression, BigInt(this.clock.now()));
     this.subscriptionAutomatically(mq.topic);
     if (options.timeoutMs !== undefined && !(Number.isFinite(options.timeoutMs) && options.timeoutMs > 0))
       throw new ValidationError('timeoutMs must be a number of ms > 0', -1);
@@ -330,27 +319,9 @@ export class DefaultMQPullConsumerImpl implements MQConsumerInner {
     const result = wrapper.processPullResult(mq, raw, sub);
     this.stats.incPullRT(this.consumerGroup, mq.topic, this.clock.now() - begin);
     this.stats.incPullTPS(this.consumerGroup, mq.topic, result.msgFoundList.length);
-    const msgs = result.msgFoundList;
-    if (this.config.namespace !== undefined)
-      for (const m of msgs) m.topic = withoutNamespaceOf(this.config, m.topic);
+    const msgs = resetTopicOf(this.config, result.msgFoundList);
     if (maxSize === undefined || msgs.length === 0) return result;
     return capBySize(result, maxSize);
-  }
-
-  private subscriptionOf(topic: string, expression: SubscriptionExpression): SubscriptionData {
-    const [type, text] =
-      typeof expression === 'string'
-        ? ([ExpressionType.TAG, expression] as const)
-        : ([expression?.type, expression?.expression] as const);
-    if (type !== 'TAG' && type !== 'SQL92' && type !== 'NAMED') {
-      throw new ValidationError(`pull: expression type must be TAG, SQL92 or NAMED, got ${String(type)}`, -1);
-    }
-    if (typeof text !== 'string') throw new ValidationError('pull: expression must be a string', -1);
-    try {
-      return buildSubscription(topic, text, type, { subVersion: BigInt(this.clock.now()) });
-    } catch (error) {
-      throw new ValidationError(`parse subscription error: ${errorText(error)}`, -1, { cause: error });
-    }
   }
 
   /** A topic pulled becomes a subscription of the group (its heartbeat names it), as upstream. */
@@ -407,11 +378,7 @@ export class DefaultMQPullConsumerImpl implements MQConsumerInner {
     const wireTopic = withNamespaceOf(this.config, topic);
     await this.instance.updateTopicRouteInfoFromNameServer(wireTopic);
     const route = this.instance.topicRouteTable.get(wireTopic);
-    const queues: MessageQueue[] = [];
-    for (const qd of route?.queueDatas ?? []) {
-      if ((qd.perm & 4) === 0) continue;
-      for (let i = 0; i < qd.readQueueNums; i++) queues.push(new MessageQueue(topic, qd.brokerName, i));
-    }
+    const queues = route === undefined ? [] : topicRouteData2TopicSubscribeInfo(topic, route);
     if (queues.length === 0)
       throw new MQClientError(`Can not find Message Queue for this topic, ${topic}`, 17, { topic });
     return queues;
@@ -423,7 +390,7 @@ export class DefaultMQPullConsumerImpl implements MQConsumerInner {
     const wireTopic = withNamespaceOf(this.config, topic);
     return [...this.rebalance.processQueueTable.values()]
       .filter((h) => h.mq.topic === wireTopic)
-      .map((h) => this.user(h.mq));
+      .map((h) => queueWithoutNamespaceOf(this.config, h.mq));
   }
 
   // MQConsumerInner

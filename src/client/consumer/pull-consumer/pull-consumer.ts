@@ -15,10 +15,10 @@
 import type { MessageExt } from '../../../common/message/message.js';
 import type { MessageQueue } from '../../../common/message/message-queue.js';
 import type { MQAdmin, QueryOptions, QueryResult, ViewMessageOptions } from '../../mq-admin.js';
-import type { SubscriptionExpression } from '../default-mq-push-consumer-impl.js';
 import type { MessageQueueListener } from '../lite/default-lite-pull-consumer-impl.js';
 import { createOffsetStore } from '../offset/create-offset-store.js';
 import type { PullResult } from '../pull/pull-result.js';
+import type { SubscriptionExpression } from '../subscription-expression.js';
 import { DefaultMQPullConsumerImpl, type PullCallOptions } from './default-mq-pull-consumer-impl.js';
 import type { PullConsumerOptions } from './pull-consumer-options.js';
 

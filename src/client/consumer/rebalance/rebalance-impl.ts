@@ -15,7 +15,7 @@ import type { SubscriptionData } from '../../../common/protocol/subscription-dat
 import { rebalanceChannel } from '../../diagnostics.js';
 import { errorText } from '../../errors.js';
 import type { CallOptions, MQClientAPI } from '../../instance/mq-client-api.js';
-import type { FindBrokerResult } from '../../instance/mq-client-instance.js';
+import type { FindBrokerResult, MQClientInstance } from '../../instance/mq-client-instance.js';
 import {
   buildLockBatchMQRequest,
   buildUnlockBatchMQRequest,
@@ -40,6 +40,23 @@ export interface RebalanceHost {
     onlyThisBroker: boolean,
   ): FindBrokerResult | undefined;
   findConsumerIdList(topic: string, group: string): Promise<string[] | undefined>;
+}
+
+/**
+ * The RebalanceHost of a consumer's client instance. `instance` is asked on every use: the consumer
+ * has its instance only from start on, and its getter says which consumer was not started.
+ */
+export function rebalanceHostOf(instance: () => MQClientInstance): RebalanceHost {
+  return {
+    get clientId() {
+      return instance().clientId;
+    },
+    get api() {
+      return instance().api;
+    },
+    findBrokerAddressInSubscribe: (name, id, only) => instance().findBrokerAddressInSubscribe(name, id, only),
+    findConsumerIdList: (topic, group) => instance().findConsumerIdList(topic, group),
+  };
 }
 
 /** What differs between the consumer kinds (upstream's abstract methods of RebalanceImpl). */
