@@ -14,7 +14,11 @@ export {
   type MessageListenerOrderly,
 } from './consumer/listener.js';
 export type { MessageQueueListener } from './consumer/lite/default-lite-pull-consumer-impl.js';
-export { createLitePullConsumer, type LitePullConsumer } from './consumer/lite/lite-pull-consumer.js';
+export {
+  createLitePullConsumer,
+  type LitePullConsumer,
+  type PollOptions,
+} from './consumer/lite/lite-pull-consumer.js';
 export {
   DEFAULT_LITE_PULL_CONSUMER_OPTIONS,
   type LitePullConsumerOptions,

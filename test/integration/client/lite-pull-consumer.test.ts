@@ -600,6 +600,11 @@ describe('bad use', () => {
     await assert.rejects(c.poll({ timeoutMs: 10 }), ClientStateError);
     await c.start();
     await until(() => c.assignment().length === 1, 'queue held');
+    const controller = new AbortController();
+    const aborted = c.poll({ timeoutMs: 60_000, signal: controller.signal });
+    controller.abort(new Error('the caller gave up'));
+    await assert.rejects(aborted, /the caller gave up/);
+    await assert.rejects(c.poll({ signal: 'no' as unknown as AbortSignal }), ValidationError);
     const waiting = c.poll({ timeoutMs: 60_000 });
     const iterating = c[Symbol.asyncIterator]().next();
     const started = Date.now();

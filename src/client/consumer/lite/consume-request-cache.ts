@@ -17,6 +17,8 @@ export interface ConsumeRequest {
 interface Waiter {
   resolve(request: ConsumeRequest | undefined): void;
   timer: TimerHandle | undefined;
+  /** Removes the abort listener of the wait's signal, if it has one. */
+  release: (() => void) | undefined;
 }
 
 export class ConsumeRequestCache {
@@ -35,7 +37,7 @@ export class ConsumeRequestCache {
   put(request: ConsumeRequest): void {
     const waiter = this.waiters.shift();
     if (waiter !== undefined) {
-      waiter.timer?.cancel();
+      settle(waiter);
       waiter.resolve(request);
     } else {
       this.requests.push(request);
@@ -46,25 +48,41 @@ export class ConsumeRequestCache {
   putFirst(request: ConsumeRequest): void {
     const waiter = this.waiters.shift();
     if (waiter !== undefined) {
-      waiter.timer?.cancel();
+      settle(waiter);
       waiter.resolve(request);
     } else {
       this.requests.unshift(request);
     }
   }
 
-  /** The next request, waiting up to `timeoutMs` (undefined when none came). */
-  take(timeoutMs: number): Promise<ConsumeRequest | undefined> {
+  /**
+   * The next request, waiting up to `timeoutMs` (undefined when none came); an aborted `signal` ends
+   * the wait with its reason.
+   */
+  take(timeoutMs: number, signal?: AbortSignal): Promise<ConsumeRequest | undefined> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
     const next = this.requests.shift();
     if (next !== undefined) return Promise.resolve(next);
     if (timeoutMs <= 0) return Promise.resolve(undefined);
-    return new Promise((resolve) => {
-      const waiter: Waiter = { resolve, timer: undefined };
-      waiter.timer = this.clock.setTimeout(() => {
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = { resolve, timer: undefined, release: undefined };
+      const leave = () => {
         const i = this.waiters.indexOf(waiter);
         if (i >= 0) this.waiters.splice(i, 1);
+        settle(waiter);
+      };
+      waiter.timer = this.clock.setTimeout(() => {
+        leave();
         resolve(undefined);
       }, timeoutMs);
+      if (signal !== undefined) {
+        const onAbort = () => {
+          leave();
+          reject(signal.reason);
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        waiter.release = () => signal.removeEventListener('abort', onAbort);
+      }
       this.waiters.push(waiter);
     });
   }
@@ -77,8 +95,14 @@ export class ConsumeRequestCache {
   /** Ends every wait with no request (shutdown). */
   wakeAll(): void {
     for (const w of this.waiters.splice(0)) {
-      w.timer?.cancel();
+      settle(w);
       w.resolve(undefined);
     }
   }
+}
+
+/** A wait that ends stops its timer and its abort listener. */
+function settle(waiter: Waiter): void {
+  waiter.timer?.cancel();
+  waiter.release?.();
 }

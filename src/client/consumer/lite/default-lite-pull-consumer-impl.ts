@@ -359,16 +359,19 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
 
   /**
    * The next pulled batch not yet handed out, waiting up to `timeoutMs`; its messages still count in
-   * their ProcessQueue until `markConsumed`. Batches of dropped queues are skipped.
+   * their ProcessQueue until `markConsumed`. Batches of dropped queues are skipped. An aborted
+   * `signal` rejects with its reason.
    */
-  async takeRequest(timeoutMs: number): Promise<ConsumeRequest | undefined> {
+  async takeRequest(timeoutMs: number, signal?: AbortSignal): Promise<ConsumeRequest | undefined> {
     this.checkServiceState();
     if (!Number.isFinite(timeoutMs) || timeoutMs < 0)
       throw new ValidationError('Timeout must not be negative', -1);
+    if (signal !== undefined && !(signal instanceof AbortSignal))
+      throw new ValidationError('signal must be an AbortSignal', -1);
     if (this.options.autoCommit) this.maybeAutoCommit();
     const deadline = this.clock.now() + timeoutMs;
     for (;;) {
-      const request = await this.cache.take(Math.max(0, deadline - this.clock.now()));
+      const request = await this.cache.take(Math.max(0, deadline - this.clock.now()), signal);
       if (request === undefined) return undefined;
       if (!request.pq.dropped) return request;
       if (this.clock.now() >= deadline) return undefined;
@@ -397,8 +400,11 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
   }
 
   /** upstream poll: the next batch, counted as consumed (its offset committed by auto-commit or commit). */
-  async poll(timeoutMs: number = this.options.pollTimeoutMillis): Promise<MessageExt[]> {
-    const request = await this.takeRequest(timeoutMs);
+  async poll(
+    timeoutMs: number = this.options.pollTimeoutMillis,
+    signal?: AbortSignal,
+  ): Promise<MessageExt[]> {
+    const request = await this.takeRequest(timeoutMs, signal);
     if (request === undefined) return [];
     this.markConsumed(request, request.messages);
     return this.resetTopic(request.messages);

@@ -24,6 +24,12 @@ import { DefaultLitePullConsumerImpl, type MessageQueueListener } from './defaul
 import type { LitePullConsumerOptions } from './lite-pull-consumer-options.js';
 import type { TopicMessageQueueChangeListener } from './message-queue-change-monitor.js';
 
+/** How long a poll waits [pollTimeoutMillis], and a signal that ends the wait. */
+export interface PollOptions {
+  timeoutMs?: number | undefined;
+  signal?: AbortSignal | undefined;
+}
+
 export interface LitePullConsumer extends MQAdmin, AsyncIterable<MessageExt> {
   readonly consumerGroup: string;
   readonly clientId: string | undefined;
@@ -38,10 +44,16 @@ export interface LitePullConsumer extends MQAdmin, AsyncIterable<MessageExt> {
   start(): Promise<void>;
   /** Commits what was polled (autoCommit), persists offsets, stops pulling and leaves the group. */
   shutdown(): Promise<void>;
-  /** The next batch (empty after `timeoutMs`, default pollTimeoutMillis); its messages count as consumed. */
-  poll(options?: { timeoutMs?: number }): Promise<MessageExt[]>;
-  /** Batches as poll returns them; a batch counts as consumed once the loop asks for the next. */
-  batches(options?: { timeoutMs?: number }): AsyncIterable<MessageExt[]>;
+  /**
+   * The next batch (empty after `timeoutMs`, default pollTimeoutMillis); its messages count as
+   * consumed. An aborted `signal` rejects with its reason.
+   */
+  poll(options?: PollOptions): Promise<MessageExt[]>;
+  /**
+   * Batches as poll returns them; a batch counts as consumed once the loop asks for the next. An
+   * aborted `signal` ends a wait for the next batch by throwing its reason.
+   */
+  batches(options?: PollOptions): AsyncIterable<MessageExt[]>;
   seek(mq: MessageQueue, offset: bigint | number): Promise<void>;
   seekToBegin(mq: MessageQueue): Promise<void>;
   seekToEnd(mq: MessageQueue): Promise<void>;
@@ -100,8 +112,8 @@ class LitePullConsumerFacade implements LitePullConsumer {
     return this.impl.shutdown();
   }
 
-  poll(options: { timeoutMs?: number } = {}): Promise<MessageExt[]> {
-    return this.impl.poll(options.timeoutMs);
+  poll(options: PollOptions = {}): Promise<MessageExt[]> {
+    return this.impl.poll(options.timeoutMs, options.signal);
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<MessageExt> {
@@ -129,11 +141,14 @@ class LitePullConsumerFacade implements LitePullConsumer {
     }
   }
 
-  async *batches(options: { timeoutMs?: number } = {}): AsyncIterable<MessageExt[]> {
+  async *batches(options: PollOptions = {}): AsyncIterable<MessageExt[]> {
     const impl = this.impl;
     impl.checkServiceState();
     while (impl.serviceState === 'RUNNING') {
-      const request = await impl.takeRequest(options.timeoutMs ?? impl.options.pollTimeoutMillis);
+      const request = await impl.takeRequest(
+        options.timeoutMs ?? impl.options.pollTimeoutMillis,
+        options.signal,
+      );
       if (request === undefined) continue;
       let passed = false;
       try {

@@ -4,6 +4,7 @@
  * in front; removeQueue drops one queue's batches (a seek); wakeAll ends every wait (shutdown).
  */
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { describe, test } from 'node:test';
 import {
   type ConsumeRequest,
@@ -136,5 +137,43 @@ describe('ConsumeRequestCache', () => {
     const r = request(q0, 3);
     cache.put(r);
     assert.equal(cache.size, 1);
+  });
+});
+
+describe('ConsumeRequestCache waits with a signal', () => {
+  test('an abort ends the wait with the reason; the cache and later waits are unaffected', async () => {
+    const clock = new ManualClock();
+    const cache = new ConsumeRequestCache(clock);
+    const controller = new AbortController();
+    const waiting = cache.take(10_000, controller.signal);
+    const reason = new Error('stop waiting');
+    controller.abort(reason);
+    await assert.rejects(waiting, (e) => e === reason);
+    assert.equal(getEventListeners(controller.signal, 'abort').length, 0);
+    const next = request(q0, 1);
+    cache.put(next);
+    assert.equal(await cache.take(0), next, 'the aborted wait took nothing');
+    clock.advance(10_000);
+    assert.equal(cache.size, 0);
+  });
+
+  test('an already aborted signal rejects at once, even with a batch waiting', async () => {
+    const cache = new ConsumeRequestCache(new ManualClock());
+    cache.put(request(q0, 1));
+    await assert.rejects(cache.take(1000, AbortSignal.abort(new Error('gone'))), /gone/);
+    assert.equal(cache.size, 1, 'the batch stays for the next poll');
+  });
+
+  test('a wait that ends by a batch or a timeout leaves no abort listener behind', async () => {
+    const clock = new ManualClock();
+    const cache = new ConsumeRequestCache(clock);
+    const controller = new AbortController();
+    const first = cache.take(1000, controller.signal);
+    cache.put(request(q1, 3));
+    assert.equal((await first)?.mq, q1);
+    const second = cache.take(1000, controller.signal);
+    clock.advance(1000);
+    assert.equal(await second, undefined);
+    assert.equal(getEventListeners(controller.signal, 'abort').length, 0);
   });
 });
