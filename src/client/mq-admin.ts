@@ -51,6 +51,45 @@ export interface MQAdmin {
   ): Promise<QueryResult>;
 }
 
+/**
+ * The MQAdmin half of every public client object: the six lookups, passed to the object's
+ * namespaced lookups (`queries`).
+ */
+export abstract class MQAdminFacade implements MQAdmin {
+  protected abstract get queries(): MQAdmin;
+
+  searchOffset(mq: MessageQueue, timestamp: number | bigint, options?: QueryOptions): Promise<bigint> {
+    return this.queries.searchOffset(mq, timestamp, options);
+  }
+
+  maxOffset(mq: MessageQueue, options?: QueryOptions): Promise<bigint> {
+    return this.queries.maxOffset(mq, options);
+  }
+
+  minOffset(mq: MessageQueue, options?: QueryOptions): Promise<bigint> {
+    return this.queries.minOffset(mq, options);
+  }
+
+  earliestMsgStoreTime(mq: MessageQueue, options?: QueryOptions): Promise<bigint> {
+    return this.queries.earliestMsgStoreTime(mq, options);
+  }
+
+  viewMessage(msgId: string, options?: ViewMessageOptions): Promise<MessageExt> {
+    return this.queries.viewMessage(msgId, options);
+  }
+
+  queryMessage(
+    topic: string,
+    key: string,
+    maxNum: number,
+    begin: number | bigint,
+    end: number | bigint,
+    options?: QueryOptions,
+  ): Promise<QueryResult> {
+    return this.queries.queryMessage(topic, key, maxNum, begin, end, options);
+  }
+}
+
 /** A Java long given as a bigint or a safe-integer number (offsets, timestamps); else a ValidationError naming it. */
 export function long(name: string, value: unknown): bigint {
   if (typeof value === 'bigint') return value;

@@ -485,17 +485,12 @@ export class DefaultMQPushConsumerImpl implements MQConsumerInner, OrderlyConsum
   }
 
   updateTopicSubscribeInfo(topic: string, queues: readonly MessageQueue[]): void {
-    if (!this.rebalance.subscriptionInner.has(topic)) return;
-    const old = this.rebalance.topicSubscribeInfoTable.get(topic);
-    this.rebalance.topicSubscribeInfoTable.set(topic, [...queues]);
-    const changed =
-      old !== undefined &&
-      (old.length !== queues.length || old.some((mq, i) => !mq.equals(queues[i] as MessageQueue)));
+    const changed = this.rebalance.updateTopicSubscribeInfo(topic, queues);
     if (changed && this.state === 'RUNNING') this.clientInstance?.rebalanceImmediately();
   }
 
   isSubscribeTopicNeedUpdate(topic: string): boolean {
-    return this.rebalance.subscriptionInner.has(topic) && !this.rebalance.topicSubscribeInfoTable.has(topic);
+    return this.rebalance.isSubscribeTopicNeedUpdate(topic);
   }
 
   async doRebalance(): Promise<void> {

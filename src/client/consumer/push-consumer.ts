@@ -16,7 +16,7 @@
 
 import type { MessageExt } from '../../common/message/message.js';
 import type { MessageQueue } from '../../common/message/message-queue.js';
-import type { MQAdmin, QueryOptions, QueryResult, ViewMessageOptions } from '../mq-admin.js';
+import { type MQAdmin, MQAdminFacade } from '../mq-admin.js';
 import type { ConsumeMessageHook } from './consume/consume-hooks.js';
 import { DefaultMQPushConsumerImpl } from './default-mq-push-consumer-impl.js';
 import type { MessageListener } from './listener.js';
@@ -59,11 +59,12 @@ export interface PushConsumer extends MQAdmin {
   sendMessageBack(msg: MessageExt, delayLevel: number, brokerName?: string): Promise<void>;
 }
 
-class PushConsumerFacade implements PushConsumer {
+class PushConsumerFacade extends MQAdminFacade implements PushConsumer {
   readonly consumerGroup: string;
   private readonly impl: DefaultMQPushConsumerImpl;
 
   constructor(impl: DefaultMQPushConsumerImpl) {
+    super();
     this.impl = impl;
     this.consumerGroup = impl.options.consumerGroup;
   }
@@ -124,35 +125,8 @@ class PushConsumerFacade implements PushConsumer {
     return this.impl.sendMessageBack(msg, delayLevel, brokerName);
   }
 
-  searchOffset(mq: MessageQueue, timestamp: number | bigint, options?: QueryOptions): Promise<bigint> {
-    return this.impl.queries.searchOffset(mq, timestamp, options);
-  }
-
-  maxOffset(mq: MessageQueue, options?: QueryOptions): Promise<bigint> {
-    return this.impl.queries.maxOffset(mq, options);
-  }
-
-  minOffset(mq: MessageQueue, options?: QueryOptions): Promise<bigint> {
-    return this.impl.queries.minOffset(mq, options);
-  }
-
-  earliestMsgStoreTime(mq: MessageQueue, options?: QueryOptions): Promise<bigint> {
-    return this.impl.queries.earliestMsgStoreTime(mq, options);
-  }
-
-  viewMessage(msgId: string, options?: ViewMessageOptions): Promise<MessageExt> {
-    return this.impl.queries.viewMessage(msgId, options);
-  }
-
-  queryMessage(
-    topic: string,
-    key: string,
-    maxNum: number,
-    begin: number | bigint,
-    end: number | bigint,
-    options?: QueryOptions,
-  ): Promise<QueryResult> {
-    return this.impl.queries.queryMessage(topic, key, maxNum, begin, end, options);
+  protected get queries(): MQAdmin {
+    return this.impl.queries;
   }
 }
 

@@ -8,10 +8,10 @@
  * await producer.shutdown();
  * ```
  */
-import type { Message, MessageExt } from '../../common/message/message.js';
+import type { Message } from '../../common/message/message.js';
 import type { MessageQueue } from '../../common/message/message-queue.js';
 import type { SendResult } from '../instance/requests/send-message.js';
-import type { MQAdmin, QueryOptions, QueryResult, ViewMessageOptions } from '../mq-admin.js';
+import { type MQAdmin, MQAdminFacade } from '../mq-admin.js';
 import { DefaultMQProducerImpl, type SendOptions } from './default-mq-producer-impl.js';
 import type { MessageInput } from './message-input.js';
 import type { ProducerOptions } from './producer-options.js';
@@ -46,11 +46,12 @@ export interface Producer extends MQAdmin {
 }
 
 /** Wraps an implementation; the transactional producer extends this. */
-export class ProducerFacade implements Producer {
+export class ProducerFacade extends MQAdminFacade implements Producer {
   protected readonly impl: DefaultMQProducerImpl;
   readonly producerGroup: string;
 
   constructor(impl: DefaultMQProducerImpl) {
+    super();
     this.impl = impl;
     this.producerGroup = impl.options.producerGroup;
   }
@@ -91,35 +92,8 @@ export class ProducerFacade implements Producer {
     this.impl.registerSendMessageHook(hook);
   }
 
-  searchOffset(mq: MessageQueue, timestamp: number | bigint, options?: QueryOptions): Promise<bigint> {
-    return this.impl.admin.searchOffset(mq, timestamp, options);
-  }
-
-  maxOffset(mq: MessageQueue, options?: QueryOptions): Promise<bigint> {
-    return this.impl.admin.maxOffset(mq, options);
-  }
-
-  minOffset(mq: MessageQueue, options?: QueryOptions): Promise<bigint> {
-    return this.impl.admin.minOffset(mq, options);
-  }
-
-  earliestMsgStoreTime(mq: MessageQueue, options?: QueryOptions): Promise<bigint> {
-    return this.impl.admin.earliestMsgStoreTime(mq, options);
-  }
-
-  viewMessage(msgId: string, options?: ViewMessageOptions): Promise<MessageExt> {
-    return this.impl.admin.viewMessage(msgId, options);
-  }
-
-  queryMessage(
-    topic: string,
-    key: string,
-    maxNum: number,
-    begin: number | bigint,
-    end: number | bigint,
-    options?: QueryOptions,
-  ): Promise<QueryResult> {
-    return this.impl.admin.queryMessage(topic, key, maxNum, begin, end, options);
+  protected get queries(): MQAdmin {
+    return this.impl.admin;
   }
 }
 

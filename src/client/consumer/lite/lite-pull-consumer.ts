@@ -17,7 +17,7 @@
  */
 import type { MessageExt } from '../../../common/message/message.js';
 import type { MessageQueue } from '../../../common/message/message-queue.js';
-import type { MQAdmin, QueryOptions, QueryResult, ViewMessageOptions } from '../../mq-admin.js';
+import { type MQAdmin, MQAdminFacade } from '../../mq-admin.js';
 import { createOffsetStore } from '../offset/create-offset-store.js';
 import type { SubscriptionExpression } from '../subscription-expression.js';
 import { DefaultLitePullConsumerImpl, type MessageQueueListener } from './default-lite-pull-consumer-impl.js';
@@ -71,11 +71,12 @@ export interface LitePullConsumer extends MQAdmin, AsyncIterable<MessageExt> {
   assignment(): MessageQueue[];
 }
 
-class LitePullConsumerFacade implements LitePullConsumer {
+class LitePullConsumerFacade extends MQAdminFacade implements LitePullConsumer {
   readonly consumerGroup: string;
   private readonly impl: DefaultLitePullConsumerImpl;
 
   constructor(impl: DefaultLitePullConsumerImpl) {
+    super();
     this.impl = impl;
     this.consumerGroup = impl.options.consumerGroup;
   }
@@ -205,35 +206,8 @@ class LitePullConsumerFacade implements LitePullConsumer {
     return this.impl.assignment();
   }
 
-  searchOffset(mq: MessageQueue, timestamp: number | bigint, options?: QueryOptions): Promise<bigint> {
-    return this.impl.queries.searchOffset(mq, timestamp, options);
-  }
-
-  maxOffset(mq: MessageQueue, options?: QueryOptions): Promise<bigint> {
-    return this.impl.queries.maxOffset(mq, options);
-  }
-
-  minOffset(mq: MessageQueue, options?: QueryOptions): Promise<bigint> {
-    return this.impl.queries.minOffset(mq, options);
-  }
-
-  earliestMsgStoreTime(mq: MessageQueue, options?: QueryOptions): Promise<bigint> {
-    return this.impl.queries.earliestMsgStoreTime(mq, options);
-  }
-
-  viewMessage(msgId: string, options?: ViewMessageOptions): Promise<MessageExt> {
-    return this.impl.queries.viewMessage(msgId, options);
-  }
-
-  queryMessage(
-    topic: string,
-    key: string,
-    maxNum: number,
-    begin: number | bigint,
-    end: number | bigint,
-    options?: QueryOptions,
-  ): Promise<QueryResult> {
-    return this.impl.queries.queryMessage(topic, key, maxNum, begin, end, options);
+  protected get queries(): MQAdmin {
+    return this.impl.queries;
   }
 }
 

@@ -420,12 +420,11 @@ export class DefaultMQPullConsumerImpl implements MQConsumerInner {
   }
 
   updateTopicSubscribeInfo(topic: string, queues: readonly MessageQueue[]): void {
-    if (this.rebalance.subscriptionInner.has(topic))
-      this.rebalance.topicSubscribeInfoTable.set(topic, [...queues]);
+    this.rebalance.updateTopicSubscribeInfo(topic, queues);
   }
 
   isSubscribeTopicNeedUpdate(topic: string): boolean {
-    return this.rebalance.subscriptionInner.has(topic) && !this.rebalance.topicSubscribeInfoTable.has(topic);
+    return this.rebalance.isSubscribeTopicNeedUpdate(topic);
   }
 
   async doRebalance(): Promise<void> {

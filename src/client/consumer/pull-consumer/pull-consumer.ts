@@ -14,7 +14,7 @@
  */
 import type { MessageExt } from '../../../common/message/message.js';
 import type { MessageQueue } from '../../../common/message/message-queue.js';
-import type { MQAdmin, QueryOptions, QueryResult, ViewMessageOptions } from '../../mq-admin.js';
+import { type MQAdmin, MQAdminFacade } from '../../mq-admin.js';
 import type { MessageQueueListener } from '../lite/default-lite-pull-consumer-impl.js';
 import { createOffsetStore } from '../offset/create-offset-store.js';
 import type { PullResult } from '../pull/pull-result.js';
@@ -62,11 +62,12 @@ export interface PullConsumer extends MQAdmin {
   registerMessageQueueListener(topic: string, listener: MessageQueueListener): void;
 }
 
-class PullConsumerFacade implements PullConsumer {
+class PullConsumerFacade extends MQAdminFacade implements PullConsumer {
   readonly consumerGroup: string;
   private readonly impl: DefaultMQPullConsumerImpl;
 
   constructor(impl: DefaultMQPullConsumerImpl) {
+    super();
     this.impl = impl;
     this.consumerGroup = impl.options.consumerGroup;
   }
@@ -132,35 +133,8 @@ class PullConsumerFacade implements PullConsumer {
     this.impl.registerMessageQueueListener(topic, listener);
   }
 
-  searchOffset(mq: MessageQueue, timestamp: number | bigint, options?: QueryOptions): Promise<bigint> {
-    return this.impl.queries.searchOffset(mq, timestamp, options);
-  }
-
-  maxOffset(mq: MessageQueue, options?: QueryOptions): Promise<bigint> {
-    return this.impl.queries.maxOffset(mq, options);
-  }
-
-  minOffset(mq: MessageQueue, options?: QueryOptions): Promise<bigint> {
-    return this.impl.queries.minOffset(mq, options);
-  }
-
-  earliestMsgStoreTime(mq: MessageQueue, options?: QueryOptions): Promise<bigint> {
-    return this.impl.queries.earliestMsgStoreTime(mq, options);
-  }
-
-  viewMessage(msgId: string, options?: ViewMessageOptions): Promise<MessageExt> {
-    return this.impl.queries.viewMessage(msgId, options);
-  }
-
-  queryMessage(
-    topic: string,
-    key: string,
-    maxNum: number,
-    begin: number | bigint,
-    end: number | bigint,
-    options?: QueryOptions,
-  ): Promise<QueryResult> {
-    return this.impl.queries.queryMessage(topic, key, maxNum, begin, end, options);
+  protected get queries(): MQAdmin {
+    return this.impl.queries;
   }
 }
 

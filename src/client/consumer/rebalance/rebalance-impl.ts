@@ -117,6 +117,24 @@ export class RebalanceImpl {
     this.clock = clock;
     this.logger = logger;
   }
+  /**
+   * The route of `topic` gave these readable queues (MQConsumerInner.updateTopicSubscribeInfo); kept
+   * when the topic is subscribed. True when queues already known changed.
+   */
+  updateTopicSubscribeInfo(topic: string, queues: readonly MessageQueue[]): boolean {
+    if (!this.subscriptionInner.has(topic)) return false;
+    const old = this.topicSubscribeInfoTable.get(topic);
+    this.topicSubscribeInfoTable.set(topic, [...queues]);
+    return (
+      old !== undefined &&
+      (old.length !== queues.length || old.some((mq, i) => !mq.equals(queues[i] as MessageQueue)))
+    );
+  }
+
+  /** A subscribed topic whose queues are not known yet. */
+  isSubscribeTopicNeedUpdate(topic: string): boolean {
+    return this.subscriptionInner.has(topic) && !this.topicSubscribeInfoTable.has(topic);
+  }
 
   get consumerGroup(): string {
     return this.settings.consumerGroup;
