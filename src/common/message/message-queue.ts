@@ -7,6 +7,8 @@ export class MessageQueue {
   readonly topic: string;
   readonly brokerName: string;
   readonly queueId: number;
+  /** The Map key, built once: the client looks queues up per message (private, so deep equality ignores it). */
+  #key: string | undefined = undefined;
 
   constructor(topic: string, brokerName: string, queueId: number) {
     this.topic = topic;
@@ -39,7 +41,8 @@ export class MessageQueue {
    * contain the separator.
    */
   get key(): string {
-    return `${this.topic.length}:${this.topic}|${this.brokerName}|${this.queueId}`;
+    this.#key ??= `${this.topic.length}:${this.topic}|${this.brokerName}|${this.queueId}`;
+    return this.#key;
   }
 
   /** Java's `hashCode()`. */
