@@ -89,3 +89,24 @@ export function checkStrategy(
   }
   return strategy;
 }
+
+/** localOffsetStoreDir: absent (the default directory) or a non-empty path. */
+export function checkLocalOffsetStoreDir(dir: unknown): string | undefined {
+  if (dir !== undefined && (typeof dir !== 'string' || dir.length === 0)) {
+    throw new ValidationError('localOffsetStoreDir must be a non-empty path', -1);
+  }
+  return dir;
+}
+
+/** Upstream's check of the pull consumers: a long poll must time out after the broker gives it up. */
+export function checkLongPolling(options: {
+  readonly consumerTimeoutMillisWhenSuspend: number;
+  readonly brokerSuspendMaxTimeMillis: number;
+}): void {
+  if (options.consumerTimeoutMillisWhenSuspend < options.brokerSuspendMaxTimeMillis) {
+    throw new ValidationError(
+      'Long polling mode, the consumer consumerTimeoutMillisWhenSuspend must greater than brokerSuspendMaxTimeMillis',
+      -1,
+    );
+  }
+}

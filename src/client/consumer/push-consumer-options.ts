@@ -8,12 +8,14 @@ import { ConsumeFromWhere, MessageModel } from '../../common/protocol/heartbeat-
 import type { ClientOptions } from '../client-config.js';
 import {
   checkConsumerGroup,
+  checkLocalOffsetStoreDir,
   checkStrategy,
   flag,
   integer,
   oneOf,
   parseConsumeTimestamp,
 } from './consumer-options.js';
+import { DEFAULT_PROCESS_QUEUE_SETTINGS } from './process-queue.js';
 import type { AllocateMessageQueueStrategy } from './rebalance/allocate/allocate-message-queue-strategy.js';
 
 export interface PushConsumerOptions extends ClientOptions {
@@ -142,9 +144,9 @@ export const DEFAULT_PUSH_CONSUMER_OPTIONS = Object.freeze({
   consumerTimeoutMillisWhenSuspend: 30_000,
   consumeRetryDelayWhenSendBackFailed: 5000,
   lockInterval: 20_000,
-  lockMaxLiveTime: 30_000,
+  lockMaxLiveTime: DEFAULT_PROCESS_QUEUE_SETTINGS.lockMaxLiveTime,
   lockRetryInterval: 1000,
-  pullMaxIdleTime: 120_000,
+  pullMaxIdleTime: DEFAULT_PROCESS_QUEUE_SETTINGS.pullMaxIdleTime,
   maxTimeConsumeContinuously: 60_000,
   /** Half an hour before now, upstream's default consumeTimestamp. */
   consumeTimestampAgoMs: 30 * 60_000,
@@ -175,10 +177,7 @@ export function resolvePushConsumerOptions(
   ] as const) {
     if (value === 0) throw new ValidationError(`${name} must be -1 (off) or >= 1, got 0`, -1);
   }
-  const dir = options.localOffsetStoreDir;
-  if (dir !== undefined && (typeof dir !== 'string' || dir.length === 0)) {
-    throw new ValidationError('localOffsetStoreDir must be a non-empty path', -1);
-  }
+  const dir = checkLocalOffsetStoreDir(options.localOffsetStoreDir);
   return {
     consumerGroup: options.consumerGroup,
     messageModel: oneOf('messageModel', options.messageModel, MessageModel, d.messageModel),

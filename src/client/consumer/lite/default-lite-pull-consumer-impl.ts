@@ -32,7 +32,7 @@ import { getOrCreateMQClientInstance } from '../../instance/mq-client-manager.js
 import { topicRouteData2TopicSubscribeInfo } from '../../instance/topic-route.js';
 import { long, NamespacedAdmin } from '../../mq-admin.js';
 import { type OffsetStore, ReadOffsetType } from '../offset/offset-store.js';
-import type { ProcessQueue } from '../process-queue.js';
+import { DEFAULT_PROCESS_QUEUE_SETTINGS, type ProcessQueue } from '../process-queue.js';
 import { PullAPIWrapper } from '../pull/pull-api-wrapper.js';
 import { AllocateMessageQueueAveragely } from '../rebalance/allocate/averagely.js';
 import type { PullFromWhereContext } from '../rebalance/compute-pull-from-where.js';
@@ -102,8 +102,7 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
     this.storeMaker = storeMaker;
     this.stats = new ConsumerStatsManager(this.clock);
     setMaxListeners(0, this.shutdownController.signal);
-    const pqSettings = { lockMaxLiveTime: 30_000, pullMaxIdleTime: 120_000 };
-    this.assigned = new AssignedMessageQueue(this.clock, pqSettings);
+    this.assigned = new AssignedMessageQueue(this.clock, DEFAULT_PROCESS_QUEUE_SETTINGS);
     this.cache = new ConsumeRequestCache(this.clock);
     this.pullTasks = new PullTaskService(
       this,
@@ -118,7 +117,7 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
         strategy:
           this.options.allocateMessageQueueStrategy ??
           new AllocateMessageQueueAveragely({ logger: this.logger }),
-        processQueue: pqSettings,
+        processQueue: DEFAULT_PROCESS_QUEUE_SETTINGS,
       },
       rebalanceHostOf(() => this.instance),
       new RebalanceLitePullAdapter(this),

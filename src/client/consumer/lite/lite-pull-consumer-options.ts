@@ -7,6 +7,8 @@ import { ConsumeFromWhere, MessageModel } from '../../../common/protocol/heartbe
 import type { ClientOptions } from '../../client-config.js';
 import {
   checkConsumerGroup,
+  checkLocalOffsetStoreDir,
+  checkLongPolling,
   checkStrategy,
   flag,
   integer,
@@ -124,10 +126,7 @@ export function resolveLitePullConsumerOptions(
   checkConsumerGroup(options.consumerGroup);
   const int = (key: keyof typeof d & keyof LitePullConsumerOptions, min: number, max?: number): number =>
     integer(key, options[key] ?? d[key], min, max);
-  const dir = options.localOffsetStoreDir;
-  if (dir !== undefined && (typeof dir !== 'string' || dir.length === 0)) {
-    throw new ValidationError('localOffsetStoreDir must be a non-empty path', -1);
-  }
+  const dir = checkLocalOffsetStoreDir(options.localOffsetStoreDir);
   const resolved: ResolvedLitePullConsumerOptions = {
     consumerGroup: options.consumerGroup,
     messageModel: oneOf('messageModel', options.messageModel, MessageModel, d.messageModel),
@@ -159,11 +158,6 @@ export function resolveLitePullConsumerOptions(
     pullTimeDelayMillsWhenPause: int('pullTimeDelayMillsWhenPause', 0),
     pullTimeDelayMillsOnException: int('pullTimeDelayMillsOnException', 0),
   };
-  if (resolved.consumerTimeoutMillisWhenSuspend < resolved.brokerSuspendMaxTimeMillis) {
-    throw new ValidationError(
-      'Long polling mode, the consumer consumerTimeoutMillisWhenSuspend must greater than brokerSuspendMaxTimeMillis',
-      -1,
-    );
-  }
+  checkLongPolling(resolved);
   return resolved;
 }

@@ -34,6 +34,7 @@ import { long, NamespacedAdmin } from '../../mq-admin.js';
 import type { MessageQueueListener, OffsetStoreMaker } from '../lite/default-lite-pull-consumer-impl.js';
 import { type OffsetStore, ReadOffsetType } from '../offset/offset-store.js';
 import type { ProcessQueue } from '../process-queue.js';
+import { DEFAULT_PROCESS_QUEUE_SETTINGS } from '../process-queue.js';
 import { PullAPIWrapper } from '../pull/pull-api-wrapper.js';
 import type { PullResult } from '../pull/pull-result.js';
 import { AllocateMessageQueueAveragely } from '../rebalance/allocate/averagely.js';
@@ -93,7 +94,7 @@ export class DefaultMQPullConsumerImpl implements MQConsumerInner {
         strategy:
           this.options.allocateMessageQueueStrategy ??
           new AllocateMessageQueueAveragely({ logger: this.logger }),
-        processQueue: { lockMaxLiveTime: 30_000, pullMaxIdleTime: 120_000 },
+        processQueue: DEFAULT_PROCESS_QUEUE_SETTINGS,
       },
       rebalanceHostOf(() => this.instance),
       {

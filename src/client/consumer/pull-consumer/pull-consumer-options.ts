@@ -2,7 +2,14 @@
 import { ValidationError } from '../../../common/errors.js';
 import { MessageModel } from '../../../common/protocol/heartbeat-data.js';
 import type { ClientOptions } from '../../client-config.js';
-import { checkConsumerGroup, checkStrategy, integer, oneOf } from '../consumer-options.js';
+import {
+  checkConsumerGroup,
+  checkLocalOffsetStoreDir,
+  checkLongPolling,
+  checkStrategy,
+  integer,
+  oneOf,
+} from '../consumer-options.js';
 import type { MessageQueueListener } from '../lite/default-lite-pull-consumer-impl.js';
 import type { AllocateMessageQueueStrategy } from '../rebalance/allocate/allocate-message-queue-strategy.js';
 
@@ -60,10 +67,7 @@ export function resolvePullConsumerOptions(options: PullConsumerOptions): Resolv
   if (options.messageQueueListener !== undefined && typeof options.messageQueueListener !== 'function') {
     throw new ValidationError('messageQueueListener must be a function (topic, mqAll, mqDivided)', -1);
   }
-  const dir = options.localOffsetStoreDir;
-  if (dir !== undefined && (typeof dir !== 'string' || dir.length === 0)) {
-    throw new ValidationError('localOffsetStoreDir must be a non-empty path', -1);
-  }
+  const dir = checkLocalOffsetStoreDir(options.localOffsetStoreDir);
   const resolved: ResolvedPullConsumerOptions = {
     consumerGroup: options.consumerGroup,
     messageModel: oneOf('messageModel', options.messageModel, MessageModel, d.messageModel),
@@ -87,11 +91,6 @@ export function resolvePullConsumerOptions(options: PullConsumerOptions): Resolv
     maxReconsumeTimes: integer('maxReconsumeTimes', options.maxReconsumeTimes ?? d.maxReconsumeTimes, 0),
     localOffsetStoreDir: dir,
   };
-  if (resolved.consumerTimeoutMillisWhenSuspend < resolved.brokerSuspendMaxTimeMillis) {
-    throw new ValidationError(
-      'Long polling mode, the consumer consumerTimeoutMillisWhenSuspend must greater than brokerSuspendMaxTimeMillis',
-      -1,
-    );
-  }
+  checkLongPolling(resolved);
   return resolved;
 }
