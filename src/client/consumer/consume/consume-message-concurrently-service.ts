@@ -179,8 +179,11 @@ export class ConsumeMessageConcurrentlyService implements ConsumeMessageService 
     const begin = host.clock.now();
     markConsumeStart(msgs, begin);
     const outcome = await traceListener(
-      { consumerGroup: host.consumerGroup, messageQueue: mq, msgs, orderly: false },
       () => this.callListener(msgs, context),
+      host.consumerGroup,
+      mq,
+      msgs,
+      false,
     );
     const rt = host.clock.now() - begin;
     if (outcome.error !== undefined) {

@@ -282,8 +282,11 @@ export class ConsumeMessageOrderlyService implements ConsumeMessageService {
         return false;
       }
       outcome = await traceListener(
-        { consumerGroup: host.consumerGroup, messageQueue: mq, msgs, orderly: true },
         () => this.callListener(msgs, context),
+        host.consumerGroup,
+        mq,
+        msgs,
+        true,
       );
     } finally {
       pq.consumeLock.unlock();

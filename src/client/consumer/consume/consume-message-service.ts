@@ -89,11 +89,15 @@ export function markConsumeStart(msgs: readonly MessageExt[], now: number): void
  * context gets the answer in `status`, and a listener that threw makes the trace end in `error`.
  */
 export async function traceListener<O extends { readonly status: string; readonly error?: unknown }>(
-  trace: Omit<ConsumeTraceContext, 'status' | 'error'>,
   call: () => Promise<O>,
+  consumerGroup: string,
+  messageQueue: MessageQueue,
+  msgs: MessageExt[],
+  orderly: boolean,
 ): Promise<O> {
+  // Positional, so that the untraced path (every listener call) builds no context object.
   if (!consumeChannel.hasSubscribers) return call();
-  const context: ConsumeTraceContext = { ...trace };
+  const context: ConsumeTraceContext = { consumerGroup, messageQueue, msgs, orderly };
   let outcome: O | undefined;
   try {
     await consumeChannel.tracePromise(async () => {

@@ -6,6 +6,7 @@
  * stats, hooks, consumeMessageDirectly, and expired messages sent back with delay level 3.
  */
 import assert from 'node:assert/strict';
+import { tracingChannel } from 'node:diagnostics_channel';
 import { describe, test } from 'node:test';
 import { ConsumeMessageConcurrentlyService } from '../../../../src/client/consumer/consume/consume-message-concurrently-service.js';
 import type { ConsumeMessageService } from '../../../../src/client/consumer/consume/consume-message-service.js';
@@ -15,6 +16,7 @@ import type {
   MessageListenerConcurrently,
 } from '../../../../src/client/consumer/listener.js';
 import type { PushConsumerOptions } from '../../../../src/client/consumer/push-consumer-options.js';
+import { CHANNEL_NAMES, type ConsumeTraceContext } from '../../../../src/client/diagnostics.js';
 import type { MessageExt } from '../../../../src/common/message/message.js';
 import { type FakeConsumeHost, fakeConsumeHost, recordingHook } from './consume-host-fake.js';
 import { deferred, drain, msgAt, offsets, until } from './consumer-fakes.js';
@@ -425,6 +427,37 @@ describe('ConsumeMessageConcurrentlyService', () => {
     assert.equal(stopped, false);
     host.clock.advance(1);
     await stopping;
+  });
+
+  test('each listener call is traced with its answer; a throw ends the trace in error', async (t) => {
+    const ends: ConsumeTraceContext[] = [];
+    const errors: ConsumeTraceContext[] = [];
+    const handlers = {
+      start: () => {},
+      end: () => {},
+      asyncStart: () => {},
+      asyncEnd: (ctx: unknown) => void ends.push(ctx as ConsumeTraceContext),
+      error: (ctx: unknown) => void errors.push(ctx as ConsumeTraceContext),
+    };
+    const channel = tracingChannel(CHANNEL_NAMES.consume);
+    channel.subscribe(handlers);
+    t.after(() => channel.unsubscribe(handlers));
+    const { deliver, host, mq } = setup((msgs) => {
+      if (msgs[0]?.queueOffset === 1n) throw new Error('listener failed');
+      return 'CONSUME_SUCCESS';
+    });
+    deliver([msgAt(0), msgAt(1)]);
+    await until(() => ends.length === 2, 'two traces ended');
+    const byOffset = (o: bigint) => ends.find((c) => c.msgs[0]?.queueOffset === o);
+    assert.equal(byOffset(0n)?.status, 'CONSUME_SUCCESS');
+    assert.equal(byOffset(1n)?.status, 'RECONSUME_LATER', 'a throw counts as RECONSUME_LATER');
+    assert.deepEqual(
+      errors.map((c) => [String(c.error), c.msgs[0]?.queueOffset]),
+      [['Error: listener failed', 1n]],
+    );
+    assert.ok(
+      ends.every((c) => c.consumerGroup === host.consumerGroup && c.messageQueue === mq && !c.orderly),
+    );
   });
 
   test('updateCorePoolSize changes how many listener calls run at once', () => {
