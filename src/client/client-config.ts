@@ -10,6 +10,7 @@ import { javaIsBlank } from '../common/message/java-lang.js';
 import type { MessageExt } from '../common/message/message.js';
 import { MessageQueue } from '../common/message/message-queue.js';
 import { localAddress } from '../common/platform/local-address.js';
+import type { SerializeType } from '../remoting/protocol/command.js';
 import { parseAddress } from '../remoting/transport/address.js';
 import type { RPCHook } from '../remoting/transport/processor.js';
 import type { RemotingClientSettings } from '../remoting/transport/settings.js';
@@ -52,6 +53,12 @@ export interface ClientOptions {
   mqClientApiTimeout?: number | undefined;
   /** 5.x heartbeat V2: leave out unchanged subscriptions when the broker supports it [false]. */
   useHeartbeatV2?: boolean | undefined;
+  /**
+   * Header serialization of the client's requests (`rocketmq.serialize.type`): `JSON` or the binary
+   * `ROCKETMQ`, which both ends decode faster. Default: the `ROCKETMQ_SERIALIZE_TYPE` environment
+   * variable, else `JSON`, as upstream.
+   */
+  serializeType?: SerializeTypeName | undefined;
   /** Transport settings (connect timeout, idle time, frame size...). */
   remoting?: Partial<RemotingClientSettings> | undefined;
   /** Runs around every request (signing, tracing). */
@@ -77,6 +84,7 @@ export interface ClientConfig {
   readonly vipChannelEnabled: boolean;
   readonly mqClientApiTimeout: number;
   readonly useHeartbeatV2: boolean;
+  readonly serializeType: SerializeTypeName;
   readonly remoting: Partial<RemotingClientSettings>;
   readonly rpcHook: RPCHook | undefined;
   readonly clock: Clock;
@@ -93,7 +101,22 @@ export const DEFAULT_CLIENT_CONFIG = Object.freeze({
   mqClientApiTimeout: 3_000,
   unitMode: false,
   useHeartbeatV2: false,
+  serializeType: 'JSON',
 });
+
+export type SerializeTypeName = keyof typeof SerializeType;
+
+/** The option, else `ROCKETMQ_SERIALIZE_TYPE`, else JSON; a name upstream does not know is refused. */
+function serializeTypeOption(value: string | undefined): SerializeTypeName {
+  const fromEnv = process.env.ROCKETMQ_SERIALIZE_TYPE?.trim();
+  const name =
+    value ?? (fromEnv === undefined || fromEnv === '' ? DEFAULT_CLIENT_CONFIG.serializeType : fromEnv);
+  if (name !== 'JSON' && name !== 'ROCKETMQ') {
+    const from = value === undefined ? 'ROCKETMQ_SERIALIZE_TYPE' : 'serializeType';
+    throw new ValidationError(`${from} must be JSON or ROCKETMQ, got ${JSON.stringify(name)}`, -1);
+  }
+  return name;
+}
 
 /**
  * Splits upstream's `namesrvAddr` syntax (`a:9876;b:9876`, blanks ignored) and checks every entry is
@@ -202,6 +225,7 @@ export function resolveClientConfig(options: ClientOptions, changeInstanceName =
     vipChannelEnabled: optionalBoolean('vipChannelEnabled', options.vipChannelEnabled) ?? d.vipChannelEnabled,
     mqClientApiTimeout: positive('mqClientApiTimeout', options.mqClientApiTimeout ?? d.mqClientApiTimeout),
     useHeartbeatV2: optionalBoolean('useHeartbeatV2', options.useHeartbeatV2) ?? d.useHeartbeatV2,
+    serializeType: serializeTypeOption(optionalString('serializeType', options.serializeType)),
     remoting: options.remoting ?? {},
     rpcHook: options.rpcHook,
     clock: options.clock ?? liveSystemClock,

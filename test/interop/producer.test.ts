@@ -310,6 +310,44 @@ for (const kind of PRODUCER_PEERS) {
       for (const s of results) checkDelivery(got.get(s.msgId), s);
     });
 
+    it('serializeType ROCKETMQ (binary headers): sync, batch and oneway sends with properties are delivered', async (_p, c) => {
+      const binary = createProducer({
+        namesrvAddr: (peer as ProducerPeer).namesrvAddr,
+        producerGroup: `${PRODUCER_GROUP}_bin`,
+        serializeType: 'ROCKETMQ',
+      });
+      await binary.start();
+      try {
+        const sent: Sent[] = [];
+        for (let i = 0; i < 4; i++) {
+          const body = Buffer.from(`binary-${i}-${randomBytes(8).toString('hex')}`);
+          const user = { idx: String(i), text: `héllo ✓ ${i}` };
+          const result = await binary.send({
+            topic: TOPIC,
+            body,
+            tags: 'Bin',
+            keys: `bin-${i}`,
+            properties: user,
+          });
+          sent.push({ msgId: result.msgId, tags: 'Bin', keys: `bin-${i}`, user, body, result });
+        }
+        const bodies = [0, 1, 2].map((i) => Buffer.from(`binary-batch-${i}`));
+        const batch = await binary.send(bodies.map((body) => ({ topic: TOPIC, body, tags: 'BinBatch' })));
+        assert.equal(batch.sendStatus, 'SEND_OK');
+        const batchIds = batch.msgId.split(',');
+        assert.equal(batchIds.length, 3);
+        const oneway = new Message(TOPIC, Buffer.from('binary-oneway'), { tags: 'BinOneway' });
+        await binary.sendOneway(oneway);
+        const got = await c.waitForMsgIds(
+          [...sent.map((s) => s.msgId), ...batchIds, uniqKeyOf(oneway)],
+          DELIVERY_MS,
+        );
+        for (const s of sent) checkDelivery(got.get(s.msgId), s);
+      } finally {
+        await binary.shutdown();
+      }
+    });
+
     it('oneway: delivered with the UNIQ_KEY the producer gave the message', async (p, c) => {
       const sent: Sent[] = [];
       for (let i = 0; i < 10; i++) {

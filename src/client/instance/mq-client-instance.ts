@@ -13,6 +13,7 @@ import { javaStringHashCode } from '../../common/java-hash.js';
 import type { Logger } from '../../common/logger.js';
 import { encodeHeartbeatData, type HeartbeatData } from '../../common/protocol/heartbeat-data.js';
 import type { TopicRouteData } from '../../common/protocol/route.js';
+import { SerializeType } from '../../remoting/protocol/command.js';
 import { RemotingClient } from '../../remoting/transport/remoting-client.js';
 import { buildMQClientId, type ClientConfig } from '../client-config.js';
 import { heartbeatFailureChannel, routeChangeChannel } from '../diagnostics.js';
@@ -98,7 +99,11 @@ export class MQClientInstance implements ClientRemotingHost {
     this.logger = config.logger.child('instance');
     this.onShutdown = onShutdown;
     this.remoting = new RemotingClient(
-      { defaultInvokeTimeoutMs: config.mqClientApiTimeout, ...config.remoting },
+      {
+        defaultInvokeTimeoutMs: config.mqClientApiTimeout,
+        serializeType: SerializeType[config.serializeType],
+        ...config.remoting,
+      },
       { logger: config.logger.child('remoting') },
     );
     if (config.rpcHook !== undefined) this.remoting.registerRPCHook(config.rpcHook);

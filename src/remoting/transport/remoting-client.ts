@@ -91,7 +91,8 @@ export class RemotingClient {
   }
 
   /**
-   * Sends `request` to `address` and resolves with the response. The request's opaque is overwritten.
+   * Sends `request` to `address` and resolves with the response. The request's opaque is overwritten, and its
+   * serialize type when the settings name one.
    * The timeout covers connecting too.
    */
   invoke(address: string, request: RemotingCommand, options: InvokeOptions = {}): Promise<RemotingCommand> {
@@ -147,6 +148,7 @@ export class RemotingClient {
     request: RemotingCommand,
     options: InvokeOptions,
   ): Promise<RemotingCommand> {
+    this.applySerializeType(request);
     if (this.dispatcher.rpcHooks.length === 0) return connection.invoke(request, options);
     try {
       this.dispatcher.runBeforeHooks(address, request);
@@ -159,7 +161,13 @@ export class RemotingClient {
     });
   }
 
+  private applySerializeType(request: RemotingCommand): void {
+    const type = this.settings.serializeType;
+    if (type !== undefined) request.serializeType = type;
+  }
+
   private invokeOnewayOn(address: string, connection: Connection, request: RemotingCommand): Promise<void> {
+    this.applySerializeType(request);
     if (this.dispatcher.rpcHooks.length > 0) {
       try {
         this.dispatcher.runBeforeHooks(address, request);

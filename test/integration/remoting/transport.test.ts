@@ -63,7 +63,7 @@ async function startServer(settings: Partial<RemotingServerSettings> = {}) {
       };
       onReceived();
     });
-  return { server, address: bound.address, port: bound.port, heldRequests };
+  return { server, address: bound.address, port: bound.port, heldRequests, received };
 }
 
 function newClient(settings: Partial<RemotingClientSettings> = {}, records?: LogRecord[]) {
@@ -108,6 +108,18 @@ describe('RemotingClient <-> RemotingServer over TCP', () => {
     await client.closeConnection(address);
     assert.equal(own.isOpen, false);
     assert.equal(client.connectionTo(address), undefined);
+  });
+
+  test('a client whose settings name a serialization sends every request in it', LIMIT, async () => {
+    const { address, heldRequests, received } = await startServer();
+    const client = newClient({ serializeType: SerializeType.ROCKETMQ });
+    const res = await client.invoke(address, createRequest(ECHO, { extFields: { a: '1' } }));
+    assert.equal(res.serializeType, SerializeType.ROCKETMQ);
+    assert.deepEqual(res.extFields, { a: '1' });
+    await client.invokeOneway(address, createRequest(NEVER, { serializeType: SerializeType.JSON }));
+    await heldRequests(1);
+    assert.equal(received[0]?.serializeType, SerializeType.ROCKETMQ);
+    assert.throws(() => newClient({ serializeType: 7 as SerializeType }), /serializeType/);
   });
 
   test('1,000 pipelined invokes on one connection all resolve with their own responses', LIMIT, async () => {

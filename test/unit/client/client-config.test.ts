@@ -51,6 +51,7 @@ describe('defaults', () => {
         mqClientApiTimeout: 3_000,
         unitMode: false,
         useHeartbeatV2: false,
+        serializeType: 'JSON',
       },
     );
     const c = resolveClientConfig({ clientIP: '10.1.2.3' });
@@ -151,6 +152,29 @@ describe('namesrvAddr', () => {
     assert.deepEqual(resolveClientConfig({ clientIP: '1.1.1.1' }).namesrvAddrList, []);
     process.env.NAMESRV_ADDR = 'oops';
     failsNaming(() => resolveClientConfig({ clientIP: '1.1.1.1' }), 'namesrvAddr');
+  });
+});
+
+describe('serializeType', () => {
+  test('JSON by default; ROCKETMQ_SERIALIZE_TYPE next; the option wins; unknown names refused', () => {
+    const saved = process.env.ROCKETMQ_SERIALIZE_TYPE;
+    try {
+      delete process.env.ROCKETMQ_SERIALIZE_TYPE;
+      assert.equal(resolveClientConfig({ clientIP: '1.1.1.1' }).serializeType, 'JSON');
+      process.env.ROCKETMQ_SERIALIZE_TYPE = 'ROCKETMQ';
+      assert.equal(resolveClientConfig({ clientIP: '1.1.1.1' }).serializeType, 'ROCKETMQ');
+      assert.equal(resolveClientConfig({ clientIP: '1.1.1.1', serializeType: 'JSON' }).serializeType, 'JSON');
+      process.env.ROCKETMQ_SERIALIZE_TYPE = '';
+      assert.equal(resolveClientConfig({ clientIP: '1.1.1.1' }).serializeType, 'JSON');
+      process.env.ROCKETMQ_SERIALIZE_TYPE = 'rocketmq';
+      failsNaming(() => resolveClientConfig({ clientIP: '1.1.1.1' }), 'ROCKETMQ_SERIALIZE_TYPE');
+      delete process.env.ROCKETMQ_SERIALIZE_TYPE;
+      const bad = { clientIP: '1.1.1.1', serializeType: 'BINARY' } as unknown as ClientOptions;
+      failsNaming(() => resolveClientConfig(bad), 'serializeType');
+    } finally {
+      if (saved === undefined) delete process.env.ROCKETMQ_SERIALIZE_TYPE;
+      else process.env.ROCKETMQ_SERIALIZE_TYPE = saved;
+    }
   });
 });
 
