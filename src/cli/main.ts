@@ -1,6 +1,6 @@
 /**
- * The `rmq` command line: start, namesrv, broker (admin tools arrive later); unknown commands fail
- * with a usage message rather than silently doing nothing.
+ * The `rmq` command line: start, namesrv, broker, bench (admin tools arrive later); unknown commands
+ * fail with a usage message rather than silently doing nothing.
  */
 import { readFileSync } from 'node:fs';
 import { BROKER_USAGE, startBrokerFromArgs } from './broker-command.js';
@@ -14,6 +14,7 @@ Commands:
   start        name server and broker in one process, data in ./data (rmq start --help)
   namesrv      name server alone (rmq namesrv --help)
   broker       broker alone (rmq broker -c broker.conf; rmq broker --help)
+  bench        load generators: rmq bench producer|consumer (rmq bench --help)
 
 Options:
   -h, --help       print this help
@@ -92,6 +93,11 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO): Prom
   if (command === '-v' || command === '--version') {
     io.out(`rmq ${packageVersion()}\n`);
     return 0;
+  }
+  if (command === 'bench') {
+    // Loaded on demand: the servers' start-up need not pay for the client and the histogram library.
+    const { benchFromArgs } = await import('./bench/bench-command.js');
+    return benchFromArgs(argv.slice(1), io);
   }
   const server = SERVERS.get(command);
   if (server !== undefined) {
