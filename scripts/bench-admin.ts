@@ -1,15 +1,21 @@
 /**
- * What bench-consumer asks of a broker outside the clients it measures, over a RemotingClient of its
- * own, the way mqadmin asks it: create a topic with a given number of queues (and wait until the name
- * server routes them), and read a consumer's GET_CONSUMER_RUNNING_INFO (which the broker forwards to
- * the member, ours or Java) for the messages its process queues cache.
+ * What bench-consumer and bench-compare ask of a broker outside the clients they measure, over a
+ * RemotingClient of their own, the way mqadmin asks it: create a topic with a given number of queues
+ * (and wait until the name server routes them), count a topic's stored messages, and read a
+ * consumer's GET_CONSUMER_RUNNING_INFO (which the broker forwards to the member, ours or Java) for
+ * the messages its process queues cache.
  */
 import {
   buildGetRouteInfoRequest,
   parseGetRouteInfoResponse,
 } from '../src/client/instance/requests/get-route-info.js';
+import {
+  buildGetMaxOffsetRequest,
+  parseGetMaxOffsetResponse,
+} from '../src/client/instance/requests/queue-offsets.js';
 import { requestWithHeader } from '../src/client/instance/requests/support.js';
 import { createLogger } from '../src/common/logger.js';
+import { MessageQueue } from '../src/common/message/message-queue.js';
 import { decodeConsumerRunningInfo } from '../src/common/protocol/consumer-running-info.js';
 import {
   CreateTopicRequestHeader,
@@ -69,6 +75,22 @@ export class BrokerAdmin {
       if (Date.now() > deadline) throw new Error(`the name server routes no ${queues} queues of ${topic}`);
       await new Promise((r) => setTimeout(r, 100));
     }
+  }
+
+  /** Messages stored in `topic` on this broker: the sum of its queues' max offsets (GET_MAX_OFFSET). */
+  async storedMessages(topic: string): Promise<number> {
+    const response = await this.client.invoke(this.namesrvAddr, buildGetRouteInfoRequest(topic), {
+      timeoutMs: CALL_TIMEOUT_MS,
+    });
+    let total = 0n;
+    for (const q of parseGetRouteInfoResponse(response, this.namesrvAddr, topic)?.queueDatas ?? []) {
+      for (let id = 0; id < q.readQueueNums; id++) {
+        const request = buildGetMaxOffsetRequest(new MessageQueue(topic, q.brokerName, id));
+        const answer = await this.client.invoke(this.brokerAddr, request, { timeoutMs: CALL_TIMEOUT_MS });
+        total += parseGetMaxOffsetResponse(answer, this.brokerAddr, topic);
+      }
+    }
+    return Number(total);
   }
 
   /** The member's cached messages of `topic`, from its GET_CONSUMER_RUNNING_INFO answer. */

@@ -282,7 +282,7 @@ function findRoot(): string {
  * (npm run bench:*), else the same launcher pointed at this build's CLI, so a bench compiled
  * elsewhere (`tsc --outDir`) never runs another build's broker.
  */
-function rmqCommand(): string[] {
+export function rmqCommand(): string[] {
   const root = findRoot();
   const build = fileURLToPath(new URL('..', import.meta.url));
   if (resolve(build) === join(root, 'build')) return [join(root, 'bin', 'rmq.js')];

@@ -109,6 +109,13 @@ export interface StartBrokerOptions {
    * another store; it is outside the home dir, so close() leaves it in place.
    */
   readonly storeDir?: string;
+  /**
+   * JVM heap, GC and JIT flags instead of the defaults (sized for tests' start-up time, not for
+   * throughput); the disk-space flags are always added.
+   */
+  readonly jvmArgs?: readonly string[];
+  /** Called right after the JVM is spawned, e.g. to time how long the listen port takes to accept. */
+  readonly onSpawn?: (spawned: { readonly pid: number; readonly port: number }) => void;
 }
 
 /** A decoded reply from the harness's own minimal JSON-header client (used for readiness checks). */
@@ -125,8 +132,10 @@ const BROKER_JVM = [
   '-XX:MaxDirectMemorySize=512m',
   '-XX:+UseSerialGC',
   '-XX:TieredStopAtLevel=1',
-  // DefaultMessageStore refuses writes above 90 % disk use by default; tests must not depend on the
-  // host's free space.
+];
+// DefaultMessageStore refuses writes above 90 % disk use by default; tests must not depend on the
+// host's free space.
+const BROKER_DISK_SPACE_FLAGS = [
   '-Drocketmq.broker.diskSpaceWarningLevelRatio=0.99',
   '-Drocketmq.broker.diskSpaceCleanForciblyRatio=0.99',
 ];
@@ -369,7 +378,7 @@ export function freePort(): Promise<number> {
  * Picks a port p with p-2, p and p+1 free (broker VIP, listen and HA ports). Ports come from
  * 20000-31999, below Linux's ephemeral range, so outgoing connections do not grab them meanwhile.
  */
-async function freeBrokerPorts(): Promise<{ vipPort: number; port: number; haPort: number }> {
+export async function freeBrokerPorts(): Promise<{ vipPort: number; port: number; haPort: number }> {
   for (let attempt = 0; attempt < 200; attempt++) {
     const port = 20002 + Math.floor(Math.random() * 11990);
     if ((await canBind(port - 2)) && (await canBind(port)) && (await canBind(port + 1))) {
@@ -712,11 +721,12 @@ export async function startBroker(opts: StartBrokerOptions): Promise<BrokerHandl
   const started = startJavaServer(
     'broker',
     homeDir,
-    BROKER_JVM,
+    [...(opts.jvmArgs ?? BROKER_JVM), ...BROKER_DISK_SPACE_FLAGS],
     BROKER_MAIN,
     ['-c', confFile],
     serverClasspath(opts.upstream),
   );
+  if (started.child.pid !== undefined) opts.onSpawn?.({ pid: started.child.pid, port: ports.port });
   const addr = `127.0.0.1:${ports.port}`;
   try {
     await started.waitForLine(/boot success/, Math.max(1, deadline - Date.now()));
@@ -1068,4 +1078,39 @@ export function startJavaProgram(mainClass: string, args: readonly string[]): Ja
     close: (graceMs = 5000) => stopChild(child, graceMs),
     stderrTail: () => stderr,
   };
+}
+
+/**
+ * JVM flags of a load generator that measures: full JIT (the TieredStopAtLevel=1 of the tests is for
+ * start-up time, a bench measures a rate) and a fixed heap, so that its growth is not timed.
+ */
+export const JAVA_LOAD_JVM: readonly string[] = ['-server', '-Xms512m', '-Xmx512m'];
+
+export interface JavaLoadOptions {
+  /** user.home of the JVM; the client logs go to `<home>/logs`. Default: the harness's temp dir. */
+  readonly home?: string;
+  /** JVM flags in place of JAVA_LOAD_JVM */
+  readonly jvmArgs?: readonly string[];
+}
+
+/**
+ * The arguments for `java` that run a load generator of interop/ (LoadProducer, LoadConsumer: the
+ * flags and lines of `rmq bench producer|consumer`, on the official 4.9.8 client) under
+ * ParentWatchdog. Spawn it with stdin a pipe and keep that open: its end (closing it, or this process
+ * dying) stops the run as SIGTERM does: summary printed, exit status 0 (1 when nothing at all was sent
+ * or consumed, 2 for a bad flag). stdout: a settings line, the interval lines, `[Complete] ...`
+ * (producer) and the `Summary:` lines; `--json FILE` writes the summary object.
+ */
+export function javaLoadCommand(
+  mainClass: 'LoadProducer' | 'LoadConsumer',
+  args: readonly string[],
+  options: JavaLoadOptions = {},
+): string[] {
+  const home = options.home ?? sharedToolHome();
+  return javaArgs(
+    options.jvmArgs ?? JAVA_LOAD_JVM,
+    [`-Duser.home=${home}`, `-Drocketmq.client.logRoot=${join(home, 'logs')}`],
+    WATCHDOG_MAIN,
+    [`org.rocketmqts.interop.${mainClass}`, ...args],
+  );
 }
