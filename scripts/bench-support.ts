@@ -6,7 +6,7 @@
  * (test/interop/harness.ts).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -280,13 +280,18 @@ function findRoot(): string {
 /**
  * How to run `rmq` from the build this script belongs to: bin/rmq.js when that is `<root>/build`
  * (npm run bench:*), else the same launcher pointed at this build's CLI, so a bench compiled
- * elsewhere (`tsc --outDir`) never runs another build's broker.
+ * elsewhere (`tsc --outDir`) never runs another build's broker. As bin/rmq.js, it runs the build's
+ * bundle (scripts/bundle-cli.mjs) unless tsc wrote the CLI after it.
  */
 export function rmqCommand(): string[] {
   const root = findRoot();
   const build = fileURLToPath(new URL('..', import.meta.url));
   if (resolve(build) === join(root, 'build')) return [join(root, 'bin', 'rmq.js')];
-  const main = pathToFileURL(join(build, 'src', 'cli', 'main.js')).href;
+  const compiled = join(build, 'src', 'cli', 'main.js');
+  const bundled = join(build, 'bundle', 'cli', 'main.js');
+  const bundledAt = statSync(bundled, { throwIfNoEntry: false })?.mtimeMs;
+  const compiledAt = statSync(compiled, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  const main = pathToFileURL(bundledAt !== undefined && bundledAt >= compiledAt ? bundled : compiled).href;
   return [
     '--input-type=module',
     '-e',
