@@ -264,6 +264,7 @@ export const BROKER_CONFIG_KEYS: { readonly [K in BrokerConfigFileKey]: ConfigKe
   offsetCheckInSlave: ms(BOOL),
   allowMidLogTruncation: { kind: BOOL, owner: 'rocketmq-ts' },
   commitLogTailCacheBytes: { kind: INT, owner: 'rocketmq-ts' },
+  pullReadCacheBytes: { kind: INT, owner: 'rocketmq-ts' },
   filterExpressionMaxLength: { kind: INT, owner: 'rocketmq-ts' },
   filterExpressionMaxDepth: { kind: INT, owner: 'rocketmq-ts' },
   namedFilterModule: { kind: STR, owner: 'rocketmq-ts' },

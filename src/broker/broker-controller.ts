@@ -245,9 +245,8 @@ export class BrokerController implements BrokerContext {
       logger: this.logger.child('longPolling'),
       wakeUp: (pullRequest) => executeRequestWhenWakeup(this, pullRequest),
     });
-    this.messageStore.onMessageArrived(
-      new NotifyMessageArrivingListener(this.pullRequestHoldService, config).arriving,
-    );
+    const arriving = new NotifyMessageArrivingListener(this.pullRequestHoldService, config);
+    this.messageStore.onMessageArrived(arriving.arriving, arriving.interest);
     this.clientHousekeepingService = new ClientHousekeepingService({
       producerManager: this.producerManager,
       consumerManager: this.consumerManager,

@@ -4,22 +4,17 @@ import type { Logger } from '../common/logger.js';
 import type { StoreCheckpoint } from './checkpoint.js';
 import type { MessageStoreConfig } from './config.js';
 import type { DelayLevelTable } from './delay-level.js';
-import { DispatchRequest } from './dispatch-request.js';
+import { type DispatchBatch, DispatchRequest } from './dispatch-request.js';
 import type { FileIO } from './file-io.js';
 import type { MappedFile } from './mapped-file.js';
+import { BatchEntryField, type PreparedBatch } from './prepared-batch.js';
 import {
   AppendMessageResult,
   AppendMessageStatus,
   type PutMessageResult,
   PutMessageStatus,
 } from './put-message-result.js';
-import {
-  BatchEntryField,
-  batchEntry,
-  type PreparedBatch,
-  type PreparedMessage,
-  type Refusal,
-} from './stored-record-writer.js';
+import type { PreparedMessage, Refusal } from './stored-record-writer.js';
 
 export interface CommitLogOptions {
   clock?: Clock;
@@ -80,9 +75,83 @@ export class PendingAppend {
   ) {}
 }
 
+/** The records of a written batch as its dispatchers see them. */
+export class AppendedBatch implements DispatchBatch {
+  private readonly requests: Array<DispatchRequest | undefined>;
+
+  readonly commitLogOffset: number;
+
+  constructor(
+    private readonly batch: PreparedBatch,
+    /** Commit-log offset of every record. */
+    private readonly offsets: readonly number[],
+    readonly consumeQueueOffset: number,
+    readonly storeTimestamp: number,
+    private readonly tsBig: bigint,
+  ) {
+    this.commitLogOffset = offsets[0] ?? 0;
+    this.requests = new Array<DispatchRequest | undefined>(batch.count);
+  }
+
+  get topic(): string {
+    return this.batch.topic;
+  }
+
+  get queueId(): number {
+    return this.batch.queueId;
+  }
+
+  get sysFlag(): number {
+    return this.batch.sysFlag;
+  }
+
+  get count(): number {
+    return this.batch.count;
+  }
+
+  msgSize(index: number): number {
+    return this.batch.entry(index, BatchEntryField.SIZE);
+  }
+
+  tagsCode(index: number): number {
+    return this.batch.entry(index, BatchEntryField.TAGS_CODE);
+  }
+
+  keys(index: number): string {
+    return this.batch.keysOf(index);
+  }
+
+  uniqKeyHash(index: number, seed: number): number | undefined {
+    return this.batch.uniqKeyHash(index, seed);
+  }
+
+  request(index: number): DispatchRequest {
+    let r = this.requests[index];
+    if (r === undefined) {
+      const tagsCode = this.batch.entry(index, BatchEntryField.TAGS_CODE);
+      r = new DispatchRequest(
+        this.batch.topic,
+        this.batch.queueId,
+        BigInt(this.offsets[index] ?? 0),
+        this.batch.entry(index, BatchEntryField.SIZE),
+        tagsCode === 0 ? 0n : BigInt(tagsCode),
+        this.tsBig,
+        BigInt(this.consumeQueueOffset + index),
+        this.batch.sysFlag,
+        0n,
+        this.batch,
+        index,
+      );
+      this.requests[index] = r;
+    }
+    return r;
+  }
+}
+
 /**
  * What a written append reports (upstream doAppend's AppendMessageResult); its records go to
- * `dispatch` first, field for field what parsing the stored bytes would give.
+ * `dispatch` (a batch's to `dispatchBatch`) first, field for field what parsing the stored bytes
+ * would give.
  */
 export function appendedResult(
   p: PendingAppend,
@@ -90,6 +159,7 @@ export function appendedResult(
   tsBig: bigint,
   delayLevels: DelayLevelTable,
   dispatch: ((request: DispatchRequest) => void) | undefined,
+  dispatchBatch: ((batch: AppendedBatch) => void) | undefined,
 ): AppendMessageResult {
   const item = p.item;
   const physBig = BigInt(p.physicalOffset);
@@ -125,27 +195,13 @@ export function appendedResult(
       item.storeHost,
     );
   }
-  const offsets: number[] = [];
+  const offsets = new Array<number>(item.count);
   let phys = p.physicalOffset;
   for (let k = 0; k < item.count; k++) {
-    const size = batchEntry(item, k, BatchEntryField.SIZE);
-    offsets.push(phys);
-    dispatch?.(
-      new DispatchRequest(
-        item.topic,
-        item.queueId,
-        BigInt(phys),
-        size,
-        item.tagsCodes[k] ?? 0n,
-        tsBig,
-        BigInt(p.queueOffset + k),
-        item.sysFlag,
-        0n,
-        item.propertiesStrings[k] ?? '',
-      ),
-    );
-    phys += size;
+    offsets[k] = phys;
+    phys += item.entry(k, BatchEntryField.SIZE);
   }
+  dispatchBatch?.(new AppendedBatch(item, offsets, p.queueOffset, storeTimestamp, tsBig));
   return new AppendMessageResult(
     AppendMessageStatus.PUT_OK,
     physBig,

@@ -15,6 +15,7 @@
 import { type Clock, systemClock } from '../common/clock.js';
 import { createLogger, type Logger } from '../common/logger.js';
 import type { StoreCheckpoint } from './checkpoint.js';
+import { CommitLogDispatchers } from './commit-log-dispatchers.js';
 import {
   isMappedFileMatchedRecover,
   RecordScanner,
@@ -40,6 +41,7 @@ import type { CommitLogDispatcher, DispatchRequest } from './dispatch-request.js
 import { FlushRealTimeService, type GroupCommitRequest, GroupCommitService } from './flush-service.js';
 import type { MappedFile } from './mapped-file.js';
 import { MappedFileQueue } from './mapped-file-queue.js';
+import { encodeBatch, type PreparedBatch, prepareBatch } from './prepared-batch.js';
 import { PutMessageResult, PutMessageStatus } from './put-message-result.js';
 import { StoreIOError } from './store-error.js';
 import {
@@ -50,16 +52,13 @@ import {
 } from './stored-record-reader.js';
 import {
   END_FILE_MIN_BLANK_LENGTH,
-  encodeBatch,
   encodeBlank,
   encodeMessage,
   isRefusal,
   type MessageExtBatch,
   type MessageExtBrokerInner,
-  type PreparedBatch,
   type PreparedMessage,
   type PrepareLimits,
-  prepareBatch,
   prepareMessage,
   type Refusal,
 } from './stored-record-writer.js';
@@ -108,7 +107,7 @@ export class CommitLog {
   private readonly syncFlush: boolean;
   private readonly groupCommit: GroupCommitService;
   private readonly flushService: FlushRealTimeService;
-  private readonly dispatchers: CommitLogDispatcher[] = [];
+  private readonly dispatchers: CommitLogDispatchers;
   private readonly queueOffsets = new TopicQueueTable();
   private pending: PendingAppend[] = [];
   private pendingBytes = 0;
@@ -130,14 +129,13 @@ export class CommitLog {
   private shuttingDown = false;
   private closed = false;
   private writeError: Error | undefined;
-  private dispatchError: Error | undefined;
   private readonly drainBound = (): void => this.drain();
-  private readonly dispatchBound = (request: DispatchRequest): void => this.dispatch(request);
 
   constructor(config: CommitLogConfig, options: CommitLogOptions = {}) {
     this.config = config;
     this.clock = options.clock ?? systemClock;
     this.log = options.logger ?? createLogger('store.commitLog');
+    this.dispatchers = new CommitLogDispatchers(this.log);
     this.checkpoint = options.checkpoint;
     this.delayLevels = new DelayLevelTable(options.messageDelayLevel);
     this.limits = {
@@ -237,7 +235,7 @@ export class CommitLog {
 
   /** Why appends are refused, if they are (a failed write or fsync, or a dispatcher failure). */
   getWriteError(): Error | undefined {
-    return this.writeError ?? this.dispatchError;
+    return this.writeError ?? this.dispatchers.error;
   }
 
   isWritable(): boolean {
@@ -252,25 +250,7 @@ export class CommitLog {
   // ---------------------------------------------------------------- dispatch
 
   addDispatcher(dispatcher: CommitLogDispatcher): void {
-    this.dispatchers.push(dispatcher);
-  }
-
-  private dispatch(request: DispatchRequest): void {
-    for (const d of this.dispatchers) {
-      try {
-        d.dispatch(request);
-      } catch (err) {
-        if (this.dispatchError === undefined) {
-          this.dispatchError = err instanceof Error ? err : new Error(String(err));
-          this.log.error('dispatch failed; refusing further appends', {
-            topic: request.topic,
-            queueId: request.queueId,
-            offset: request.commitLogOffset,
-            error: this.dispatchError.message,
-          });
-        }
-      }
-    }
+    this.dispatchers.add(dispatcher);
   }
 
   // ---------------------------------------------------------------- topic queue table
@@ -534,7 +514,8 @@ export class CommitLog {
     }
     if (failure !== undefined) this.failWrites(failure);
     const tsBig = BigInt(storeTimestamp);
-    const dispatch = this.dispatchers.length > 0 ? this.dispatchBound : undefined;
+    const dispatch = this.dispatchers.isEmpty ? undefined : this.dispatchers.dispatch;
+    const dispatchBatch = this.dispatchers.isEmpty ? undefined : this.dispatchers.dispatchBatch;
     let unwaited = false;
     // SYNC_FLUSH: the write's waiting appends share one group-commit request, ending at the last of them.
     let waiters: PendingAppend[] | undefined;
@@ -550,7 +531,7 @@ export class CommitLog {
         continue;
       }
       const item = p.item;
-      const result = appendedResult(p, storeTimestamp, tsBig, this.delayLevels, dispatch);
+      const result = appendedResult(p, storeTimestamp, tsBig, this.delayLevels, dispatch, dispatchBatch);
       const put = new PutMessageResult(PutMessageStatus.PUT_OK, result);
       if (this.syncFlush && item.waitStoreMsgOK) {
         p.result = put;
@@ -626,6 +607,20 @@ export class CommitLog {
     if (pos < 0 || readable <= 0) return undefined;
     const size = Math.min(maxSize, readable);
     return this.tail.read(offset, size) ?? file.selectMappedBuffer(pos, size);
+  }
+
+  /**
+   * getData into the caller's memory: up to `target.length` written bytes from `offset`, never past
+   * its file, read from the file; returns the count, 0 when `offset` is not readable.
+   */
+  readData(offset: number, target: Buffer): number {
+    this.tail.noteRead(offset);
+    const file = this.mappedFileQueue.findMappedFileByOffset(offset, offset === 0);
+    if (file === undefined || file.isClosed) return 0;
+    const pos = offset - file.fileFromOffset;
+    const readable = file.getReadPosition() - pos;
+    if (pos < 0 || readable <= 0) return 0;
+    return file.readInto(target, 0, Math.min(target.length, readable), pos);
   }
 
   /**
@@ -707,7 +702,7 @@ export class CommitLog {
         delayLevels: this.delayLevels,
         onRecord: (r: ScannedRecord) => {
           if (takesQueueOffset(r.sysFlag)) this.queueOffsets.raise(r.topic, r.queueId, r.queueOffset + 1);
-          if (r.request !== undefined) this.dispatch(r.request);
+          if (r.request !== undefined) this.dispatchers.dispatch(r.request);
         },
       },
     };
@@ -755,7 +750,7 @@ export class CommitLog {
       }
     }
     return this.finishRecovery(
-      recoverFrom(this.recoveryContext(this.dispatchers.length > 0), start, maxPhyOffsetOfConsumeQueue),
+      recoverFrom(this.recoveryContext(!this.dispatchers.isEmpty), start, maxPhyOffsetOfConsumeQueue),
     );
   }
 

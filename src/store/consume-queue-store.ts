@@ -16,7 +16,7 @@ import type { MessageStoreConfig } from './config.js';
 import { StorePath } from './config.js';
 import { ConsumeQueue } from './consume-queue.js';
 import { validateConsumeQueueFileSize, validateQueueId } from './consume-queue-entry.js';
-import type { DispatchRequest } from './dispatch-request.js';
+import type { DispatchBatch, DispatchRequest } from './dispatch-request.js';
 
 const LMQ_PREFIX = '%LMQ%';
 
@@ -192,6 +192,19 @@ export class ConsumeQueueStore {
     }
     const cq = this.findConsumeQueue(request.topic, request.queueId);
     if (cq.putMessagePositionInfo(request)) this.logicsMsgTimestamp = request.storeTimestamp;
+  }
+
+  /** A batch's records, all in one queue: as dispatch() for each, with one queue lookup. */
+  dispatchBatch(batch: DispatchBatch): void {
+    const tranType = getTransactionValue(batch.sysFlag);
+    if (
+      tranType === MessageSysFlag.TRANSACTION_PREPARED_TYPE ||
+      tranType === MessageSysFlag.TRANSACTION_ROLLBACK_TYPE
+    ) {
+      return;
+    }
+    const cq = this.findConsumeQueue(batch.topic, batch.queueId);
+    if (cq.putBatchPositionInfo(batch)) this.logicsMsgTimestamp = BigInt(batch.storeTimestamp);
   }
 
   /** Store time of the last entry dispatched (what upstream keeps in the checkpoint's logicsMsgTimestamp). */

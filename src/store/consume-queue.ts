@@ -26,12 +26,14 @@ import {
   validateConsumeQueueFileSize,
   validateQueueId,
 } from './consume-queue-entry.js';
-import type { DispatchRequest } from './dispatch-request.js';
+import { searchEntryByTime } from './consume-queue-time-search.js';
+import type { DispatchBatch, DispatchRequest } from './dispatch-request.js';
 import { fileName2Offset, offset2FileName } from './mapped-file.js';
 import { removeDirIfEmpty, SegmentFile, SegmentFileError } from './segment-files.js';
 
 /** Largest logical offset whose byte position stays an exact JS number. */
 const MAX_LOGICAL_INDEX = BigInt(Math.floor(Number.MAX_SAFE_INTEGER / CQ_STORE_UNIT_SIZE));
+const TWO_32 = 4294967296;
 /** Entries kept in memory at the end of the last file (bounded per queue). */
 const TAIL_ENTRIES = 256;
 const TAIL_BYTES = TAIL_ENTRIES * CQ_STORE_UNIT_SIZE;
@@ -343,6 +345,52 @@ export class ConsumeQueue {
     return true;
   }
 
+  /**
+   * The entries of a batch's records (putMessagePositionInfo for each). When they continue the queue
+   * at the end of its last file, which has room for all, they are checked once and appended in one
+   * pass; anything else takes putEntry's path record by record.
+   */
+  putBatchPositionInfo(batch: DispatchBatch): boolean {
+    const count = batch.count;
+    const first = batch.commitLogOffset;
+    const expectLogicOffset = batch.consumeQueueOffset * CQ_STORE_UNIT_SIZE;
+    const seg = this.segments.at(-1);
+    if (
+      count === 0 ||
+      this.failure !== undefined ||
+      seg === undefined ||
+      seg.wrote === 0 ||
+      seg.from + seg.wrote !== expectLogicOffset ||
+      seg.wrote + count * CQ_STORE_UNIT_SIZE > this.fileSize ||
+      !Number.isSafeInteger(expectLogicOffset + count * CQ_STORE_UNIT_SIZE) ||
+      BigInt(first + batch.msgSize(0)) <= this.maxPhysicOffset
+    ) {
+      let phys = first;
+      for (let i = 0; i < count; i++) {
+        const size = batch.msgSize(i);
+        this.putEntry(BigInt(phys), size, BigInt(batch.tagsCode(i)), BigInt(batch.consumeQueueOffset + i));
+        phys += size;
+      }
+      return true;
+    }
+    const v = this.entryView;
+    let phys = first;
+    for (let i = 0; i < count; i++) {
+      const size = batch.msgSize(i);
+      const tagsCode = batch.tagsCode(i);
+      v.setInt32(CqEntryField.COMMIT_LOG_OFFSET, Math.floor(phys / TWO_32));
+      v.setInt32(CqEntryField.COMMIT_LOG_OFFSET + 4, phys | 0);
+      v.setInt32(CqEntryField.SIZE, size);
+      // The tag hash is an int32, stored sign-extended to int64.
+      v.setInt32(CqEntryField.TAGS_CODE, tagsCode < 0 ? -1 : 0);
+      v.setInt32(CqEntryField.TAGS_CODE + 4, tagsCode);
+      this.appendToTail(seg, this.entryBuf);
+      phys += size;
+    }
+    this.maxPhysicOffset = BigInt(phys);
+    return true;
+  }
+
   /** Upstream `getLastMappedFile(startOffset)`: the last file, a new one when there is none or it is full. */
   private lastSegmentFor(startOffset: number): Segment {
     const last = this.segments.at(-1);
@@ -582,52 +630,14 @@ export class ConsumeQueue {
   ): bigint {
     const seg = this.segmentByTime(Number(timestamp));
     if (seg === undefined) return 0n;
-    let low = this.minLogicOffset > seg.from ? this.minLogicOffset - seg.from : 0;
-    let high = seg.wrote - CQ_STORE_UNIT_SIZE;
-    let targetOffset = -1;
-    let leftOffset = -1;
-    let rightOffset = -1;
-    let leftIndexValue = -1n;
-    let rightIndexValue = -1n;
+    const low = this.minLogicOffset > seg.from ? this.minLogicOffset - seg.from : 0;
+    const high = seg.wrote - CQ_STORE_UNIT_SIZE;
     const buf = this.entryBufForRead();
-    while (high >= low) {
-      const midOffset = Math.floor((low + high) / (2 * CQ_STORE_UNIT_SIZE)) * CQ_STORE_UNIT_SIZE;
-      this.readRange(seg, midOffset, CQ_STORE_UNIT_SIZE, buf, 0);
-      const phyOffset = buf.readBigInt64BE(0);
-      const size = buf.readInt32BE(CqEntryField.SIZE);
-      if (phyOffset < minPhyOffset) {
-        low = midOffset + CQ_STORE_UNIT_SIZE;
-        leftOffset = midOffset;
-        continue;
-      }
-      const storeTime = pickupStoreTimestamp(phyOffset, size);
-      if (storeTime < 0n) return 0n;
-      if (storeTime === timestamp) {
-        targetOffset = midOffset;
-        break;
-      }
-      if (storeTime > timestamp) {
-        high = midOffset - CQ_STORE_UNIT_SIZE;
-        rightOffset = midOffset;
-        rightIndexValue = storeTime;
-      } else {
-        low = midOffset + CQ_STORE_UNIT_SIZE;
-        leftOffset = midOffset;
-        leftIndexValue = storeTime;
-      }
-    }
-    let offset: number;
-    if (targetOffset !== -1) {
-      offset = targetOffset;
-    } else if (leftIndexValue === -1n) {
-      offset = rightOffset;
-    } else if (rightIndexValue === -1n) {
-      offset = leftOffset;
-    } else {
-      const dl = timestamp - leftIndexValue;
-      const dr = timestamp - rightIndexValue;
-      offset = (dl < 0n ? -dl : dl) > (dr < 0n ? -dr : dr) ? rightOffset : leftOffset;
-    }
+    const offset = searchEntryByTime(low, high, timestamp, minPhyOffset, pickupStoreTimestamp, (pos) => {
+      this.readRange(seg, pos, CQ_STORE_UNIT_SIZE, buf, 0);
+      return buf;
+    });
+    if (offset === undefined) return 0n;
     // Java long division truncates toward zero, as BigInt division does (offset may be -1).
     return BigInt(seg.from + offset) / BigInt(CQ_STORE_UNIT_SIZE);
   }

@@ -29,7 +29,6 @@ import type { ConsumeQueue } from './consume-queue.js';
 import { CQ_STORE_UNIT_SIZE, cqEntryAt, validateQueueId } from './consume-queue-entry.js';
 import { ConsumeQueueStore, type QueueRef } from './consume-queue-store.js';
 import { diskPartitionSpaceUsedPercent } from './disk-usage.js';
-import type { DispatchRequest } from './dispatch-request.js';
 import {
   checkInDiskByCommitOffset,
   emptyResult,
@@ -41,12 +40,15 @@ import {
   type ConsumeQueueView,
   type GetMessageResult,
   GetMessageStatus,
+  type MessageArrivingInterest,
   type MessageArrivingListener,
   type MessageFilter,
   type MessageStore,
   type QueryMessageResult,
 } from './message-store.js';
+import { PullReadCache } from './pull-read-cache.js';
 import { PutMessageResult, PutMessageStatus } from './put-message-result.js';
+import { describe, StoreDispatcher } from './store-dispatcher.js';
 import { StoreLock } from './store-lock.js';
 import { StoreStats } from './store-stats.js';
 import type { MessageExtBatch, MessageExtBrokerInner } from './stored-record-writer.js';
@@ -95,16 +97,11 @@ export class DefaultMessageStore implements MessageStore {
   brokerStoreHost: HostAddress | undefined;
   private readonly brokerRole: BrokerRole;
   private readonly getContext: GetMessageContext;
-  private readonly listeners: MessageArrivingListener[] = [];
+  private readonly dispatcher: StoreDispatcher;
   private state: State = 'new';
   private lock: StoreLock | undefined;
   private lastExitOK = true;
   private recovery: RecoveryResult | undefined;
-  /** Records below this commit-log offset are already indexed (see computeIndexFrom). */
-  private indexFrom = 0;
-  /** Set while the commit log's recovery dispatches: skip consume-queue entries already present. */
-  private recovering = false;
-  private indexFailureLogged = false;
   private shutdownPromise: Promise<void> | undefined;
 
   constructor(config: MessageStoreConfig, options: DefaultMessageStoreOptions = {}) {
@@ -161,76 +158,23 @@ export class DefaultMessageStore implements MessageStore {
         (options.totalPhysicalMemory ?? totalmem()) * (config.accessMessageInMemoryMaxRatio / 100),
       ),
       correctOffsets: this.brokerRole !== 'SLAVE' || options.offsetCheckInSlave === true,
+      readCache:
+        config.pullReadCacheBytes > 0
+          ? new PullReadCache(config.pullReadCacheBytes, this.commitLog, config.mappedFileSizeCommitLog)
+          : undefined,
     };
-    this.commitLog.addDispatcher({ dispatch: (request) => this.dispatch(request) });
-  }
-
-  // ---------------------------------------------------------------- dispatch
-
-  /**
-   * The commit log's dispatcher (upstream CommitLogDispatcherBuildConsumeQueue, ...BuildIndex and the
-   * reput's arriving notice). A consume-queue failure propagates: the commit log then refuses appends,
-   * as upstream's logics-queue error does. An index failure is logged and indexing stops, as upstream.
-   */
-  private dispatch(request: DispatchRequest): void {
-    if (!this.recovering || !this.inConsumeQueue(request)) this.consumeQueueStore.dispatch(request);
-    if (this.config.messageIndexEnable && Number(request.commitLogOffset) >= this.indexFrom) {
-      this.buildIndex(request);
-    }
-    if (this.state === 'running') {
-      for (const listener of this.listeners) {
-        try {
-          listener(request);
-        } catch (err) {
-          this.log.warn('message arriving listener failed', { error: describe(err) });
-        }
-      }
-    }
-  }
-
-  /**
-   * Whether the queue already holds the record's entry. Upstream only compares commit-log offsets,
-   * and a queue whose recovered files start with a lost entry has no such offset (-1); its
-   * putMessagePositionInfo then writes a re-dispatched queue offset 0 over the first entry of the
-   * last file. The queue offset settles it.
-   */
-  private inConsumeQueue(request: DispatchRequest): boolean {
-    const cq = this.consumeQueueStore.getConsumeQueue(request.topic, request.queueId);
-    if (cq === undefined) return false;
-    return (
-      request.consumeQueueOffset < cq.getMaxOffsetInQueue() ||
-      request.commitLogOffset + BigInt(request.msgSize) <= cq.getMaxPhysicOffset()
+    const dispatcher = new StoreDispatcher(
+      config,
+      this.consumeQueueStore,
+      this.indexService,
+      this.log,
+      () => this.state === 'running',
     );
-  }
-
-  private buildIndex(request: DispatchRequest): void {
-    if (this.indexService.failed !== undefined) return;
-    try {
-      this.indexService.buildIndex(request);
-    } catch (err) {
-      if (!this.indexFailureLogged) {
-        this.indexFailureLogged = true;
-        this.log.error('building the index failed; messages are stored without index entries', {
-          offset: request.commitLogOffset,
-          error: describe(err),
-        });
-      }
-    }
-  }
-
-  /**
-   * First commit-log offset the reput must index: the last record the index holds an entry for, whose
-   * keys may be only partly indexed (upstream's buildIndex also starts there).
-   */
-  private computeIndexFrom(): number {
-    const files = this.indexService.indexFiles();
-    const last = files.at(-1);
-    if (last === undefined) return 0;
-    const end = Number(last.getEndPhyOffset());
-    const hasEntries = end > 0 || files.some((f) => f.getIndexCount() > 1);
-    // The record at the end offset is indexed again (IndexService skips the keys it already has):
-    // after a crash its keys may span a kept full file and a dropped one.
-    return hasEntries ? end : 0;
+    this.dispatcher = dispatcher;
+    this.commitLog.addDispatcher({
+      dispatch: (request) => dispatcher.dispatch(request),
+      dispatchBatch: (batch) => dispatcher.dispatchBatch(batch),
+    });
   }
 
   // ---------------------------------------------------------------- life cycle
@@ -253,7 +197,7 @@ export class DefaultMessageStore implements MessageStore {
       this.commitLog.load();
       this.consumeQueueStore.load();
       this.indexService.load(this.lastExitOK, this.checkpoint.getIndexMsgTimestamp());
-      this.indexFrom = this.computeIndexFrom();
+      this.dispatcher.refreshIndexFrom();
       this.recover();
       createAbortFile(root);
     } catch (err) {
@@ -265,13 +209,13 @@ export class DefaultMessageStore implements MessageStore {
 
   private recover(): void {
     const maxPhyOffsetOfConsumeQueue = this.consumeQueueStore.recover();
-    this.recovering = true;
+    this.dispatcher.recovering = true;
     try {
       this.recovery = this.lastExitOK
         ? this.commitLog.recoverNormally(Number(maxPhyOffsetOfConsumeQueue))
         : this.commitLog.recoverAbnormally(Number(maxPhyOffsetOfConsumeQueue));
     } finally {
-      this.recovering = false;
+      this.dispatcher.recovering = false;
     }
     // A record the consume queues could not take during recovery would leave the store refusing
     // every append; refuse the load instead, with the reason.
@@ -279,7 +223,7 @@ export class DefaultMessageStore implements MessageStore {
     if (dispatchFailure !== undefined) throw dispatchFailure;
     const maxPhyOffset = BigInt(this.recovery.processOffset);
     if (this.recovery.truncateConsumeQueue) this.consumeQueueStore.truncateDirtyLogicFiles(maxPhyOffset);
-    if (this.indexService.truncateDirty(maxPhyOffset) > 0) this.indexFrom = this.computeIndexFrom();
+    if (this.indexService.truncateDirty(maxPhyOffset) > 0) this.dispatcher.refreshIndexFrom();
     this.recoverTopicQueueTable();
   }
 
@@ -337,20 +281,18 @@ export class DefaultMessageStore implements MessageStore {
     if (clMin < 0 || clMin >= clMax) return;
     const cqFrom = Math.max(Number(this.consumeQueueStore.getMaxPhysicOffset()), clMin);
     // Abnormal recovery may have indexed records since load measured the index.
-    this.indexFrom = this.computeIndexFrom();
+    const dispatcher = this.dispatcher;
+    dispatcher.refreshIndexFrom();
+    const indexFrom = dispatcher.indexFrom;
     let from = cqFrom;
-    if (this.config.messageIndexEnable && this.indexFrom < from) {
+    if (this.config.messageIndexEnable && indexFrom < from) {
       const last = this.indexService.indexFiles().at(-1);
       // The index's end is the start of its last record: a record boundary the walk can start at.
-      from = Math.max(clMin, this.indexFrom === 0 ? clMin : Number(last?.getEndPhyOffset() ?? 0n));
+      from = Math.max(clMin, indexFrom === 0 ? clMin : Number(last?.getEndPhyOffset() ?? 0n));
     }
     if (from >= clMax) return;
-    this.log.info('reput', { from, cqFrom, indexFrom: this.indexFrom, to: clMax });
-    this.commitLog.forEachRecord(from, (request) => {
-      const offset = Number(request.commitLogOffset);
-      if (offset >= cqFrom && !this.inConsumeQueue(request)) this.consumeQueueStore.dispatch(request);
-      if (this.config.messageIndexEnable && offset >= this.indexFrom) this.buildIndex(request);
-    });
+    this.log.info('reput', { from, cqFrom, indexFrom, to: clMax });
+    this.commitLog.forEachRecord(from, (request) => dispatcher.reputRecord(request, cqFrom));
   }
 
   /**
@@ -777,13 +719,9 @@ export class DefaultMessageStore implements MessageStore {
     }
   }
 
-  onMessageArrived(listener: MessageArrivingListener): void {
-    this.listeners.push(listener);
+  onMessageArrived(listener: MessageArrivingListener, interest?: MessageArrivingInterest): void {
+    this.dispatcher.addListener(listener, interest);
   }
-}
-
-function describe(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 /** Whether a consume queue could exist under this name (the consume queue's own checks). */

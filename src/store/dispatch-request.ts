@@ -9,6 +9,16 @@
 import { MessageConst, NAME_VALUE_SEPARATOR, PROPERTY_SEPARATOR } from '../common/message/message-const.js';
 import { string2messageProperties } from '../common/message/properties.js';
 
+/**
+ * A record's properties kept as stored bytes (a batch's records), decoded only when a dispatcher
+ * asks: the consume queue and the index read what they need from the bytes.
+ */
+export interface RecordProperties {
+  propertiesOf(index: number): string;
+  keysOf(index: number): string;
+  uniqKeyOf(index: number): string | undefined;
+}
+
 export class DispatchRequest {
   readonly topic: string;
   readonly queueId: number;
@@ -20,10 +30,13 @@ export class DispatchRequest {
   readonly consumeQueueOffset: bigint;
   readonly sysFlag: number;
   readonly preparedTransactionOffset: bigint;
-  readonly propertiesString: string;
+  private propertiesValue: string | undefined;
+  private readonly source: RecordProperties | undefined;
+  private readonly sourceIndex: number;
   private keysValue: string | undefined;
   private uniqKeyValue: string | null | undefined;
 
+  /** `properties`: the properties string, or where to decode it from (record `sourceIndex` of it). */
   constructor(
     topic: string,
     queueId: number,
@@ -34,7 +47,8 @@ export class DispatchRequest {
     consumeQueueOffset: bigint,
     sysFlag: number,
     preparedTransactionOffset: bigint,
-    propertiesString: string,
+    properties: string | RecordProperties,
+    sourceIndex = 0,
   ) {
     this.topic = topic;
     this.queueId = queueId;
@@ -45,12 +59,28 @@ export class DispatchRequest {
     this.consumeQueueOffset = consumeQueueOffset;
     this.sysFlag = sysFlag;
     this.preparedTransactionOffset = preparedTransactionOffset;
-    this.propertiesString = propertiesString;
+    if (typeof properties === 'string') {
+      this.propertiesValue = properties;
+      this.source = undefined;
+    } else {
+      this.propertiesValue = undefined;
+      this.source = properties;
+    }
+    this.sourceIndex = sourceIndex;
+  }
+
+  /** The properties as stored. */
+  get propertiesString(): string {
+    this.propertiesValue ??= this.source?.propertiesOf(this.sourceIndex) ?? '';
+    return this.propertiesValue;
   }
 
   /** KEYS property ('' when absent), space-separated keys for the index. */
   get keys(): string {
-    this.keysValue ??= getProperty(this.propertiesString, MessageConst.PROPERTY_KEYS) ?? '';
+    this.keysValue ??=
+      this.source !== undefined
+        ? this.source.keysOf(this.sourceIndex)
+        : (getProperty(this.propertiesString, MessageConst.PROPERTY_KEYS) ?? '');
     return this.keysValue;
   }
 
@@ -58,7 +88,9 @@ export class DispatchRequest {
   get uniqKey(): string | undefined {
     if (this.uniqKeyValue === undefined) {
       this.uniqKeyValue =
-        getProperty(this.propertiesString, MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX) ?? null;
+        (this.source !== undefined
+          ? this.source.uniqKeyOf(this.sourceIndex)
+          : getProperty(this.propertiesString, MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX)) ?? null;
     }
     return this.uniqKeyValue ?? undefined;
   }
@@ -69,9 +101,36 @@ export class DispatchRequest {
   }
 }
 
+/**
+ * The records of one appended batch, back to back in the commit log and in one queue, for a
+ * dispatcher that handles them together. `request(i)` is record i's DispatchRequest, built when
+ * first asked for; the other accessors read the batch without building one.
+ */
+export interface DispatchBatch {
+  readonly topic: string;
+  readonly queueId: number;
+  readonly sysFlag: number;
+  readonly count: number;
+  /** Commit-log offset of the first record (a safe integer). */
+  readonly commitLogOffset: number;
+  /** Queue offset of the first record; the others follow it. */
+  readonly consumeQueueOffset: number;
+  readonly storeTimestamp: number;
+  msgSize(index: number): number;
+  /** The TAGS hash of record `index`, an int32 (0 without TAGS). */
+  tagsCode(index: number): number;
+  /** KEYS of record `index` ('' when absent). */
+  keys(index: number): string;
+  /** Java's hashCode of a text ending with record `index`'s UNIQ_KEY, continued from `seed`; undefined without one. */
+  uniqKeyHash(index: number, seed: number): number | undefined;
+  request(index: number): DispatchRequest;
+}
+
 /** Receives each stored record (upstream `CommitLogDispatcher`). */
 export interface CommitLogDispatcher {
   dispatch(request: DispatchRequest): void;
+  /** A batch's records at once; a dispatcher without it gets each record's request. */
+  dispatchBatch?(batch: DispatchBatch): void;
 }
 
 /**

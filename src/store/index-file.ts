@@ -32,6 +32,7 @@ export const IndexHeaderField = {
 } as const;
 
 const INVALID_INDEX = 0;
+const TWO_32 = 4294967296;
 const INT_MAX = 0x7fffffff;
 /** Entries buffered before they are written even within one turn. */
 const PENDING_ENTRIES = 1024;
@@ -63,12 +64,14 @@ export class IndexFile {
   private readonly file: SegmentFile;
   private beginTimestamp: number;
   private endTimestamp: number;
-  private beginPhyOffset: bigint;
-  private endPhyOffset: bigint;
+  // Commit-log offsets as numbers: exact below 2^53, which no commit log reaches.
+  private beginPhyOffset: number;
+  private endPhyOffset: number;
   private hashSlotCount: number;
   private indexCount: number;
   /** Slot table in memory while the file is written; undefined for files only read. */
   private slots: Buffer | undefined;
+  private slotsView: DataView | undefined;
   /** Slots on disk are all zero (a new file), so loading them is not needed. */
   private slotsOnDiskEmpty: boolean;
   private dirtySlots: number[] = [];
@@ -93,8 +96,8 @@ export class IndexFile {
     this.indexNum = indexNum;
     this.beginTimestamp = Number(header.readBigInt64BE(IndexHeaderField.BEGIN_TIMESTAMP));
     this.endTimestamp = Number(header.readBigInt64BE(IndexHeaderField.END_TIMESTAMP));
-    this.beginPhyOffset = header.readBigInt64BE(IndexHeaderField.BEGIN_PHY_OFFSET);
-    this.endPhyOffset = header.readBigInt64BE(IndexHeaderField.END_PHY_OFFSET);
+    this.beginPhyOffset = Number(header.readBigInt64BE(IndexHeaderField.BEGIN_PHY_OFFSET));
+    this.endPhyOffset = Number(header.readBigInt64BE(IndexHeaderField.END_PHY_OFFSET));
     this.hashSlotCount = header.readInt32BE(IndexHeaderField.HASH_SLOT_COUNT);
     const count = header.readInt32BE(IndexHeaderField.INDEX_COUNT);
     this.indexCount = count <= 0 ? 1 : count;
@@ -165,10 +168,15 @@ export class IndexFile {
   }
 
   getBeginPhyOffset(): bigint {
-    return this.beginPhyOffset;
+    return BigInt(this.beginPhyOffset);
   }
 
   getEndPhyOffset(): bigint {
+    return BigInt(this.endPhyOffset);
+  }
+
+  /** getEndPhyOffset as a number. */
+  getEndPhyOffsetNumber(): number {
     return this.endPhyOffset;
   }
 
@@ -190,6 +198,7 @@ export class IndexFile {
       const slots = Buffer.alloc(this.hashSlotNum * INDEX_HASH_SLOT_SIZE);
       if (!this.slotsOnDiskEmpty) this.file.read(slots, 0, slots.length, INDEX_HEADER_SIZE);
       this.slots = slots;
+      this.slotsView = new DataView(slots.buffer, slots.byteOffset, slots.length);
     }
     return this.slots;
   }
@@ -203,16 +212,22 @@ export class IndexFile {
    * False when the file is full (upstream `putKey`).
    */
   putKey(key: string, phyOffset: bigint, storeTimestamp: bigint): boolean {
+    return this.putKeyHash(indexKeyHash(key), Number(phyOffset), Number(storeTimestamp));
+  }
+
+  /** putKey for a key whose indexKeyHash is `keyHash`; `storeTimestamp` in ms. */
+  putKeyHash(keyHash: number, phyOffset: number, storeTimestamp: number): boolean {
     if (this.indexCount >= this.indexNum) return false;
-    const keyHash = indexKeyHash(key);
     const slotPos = keyHash % this.hashSlotNum;
-    const slots = this.slotTable();
-    let slotValue = slots.readInt32BE(slotPos * INDEX_HASH_SLOT_SIZE);
+    this.slotTable();
+    // DataView accesses skip the argument checks of Buffer.readInt32BE / writeInt32BE.
+    const slots = this.slotsView as DataView;
+    let slotValue = slots.getInt32(slotPos * INDEX_HASH_SLOT_SIZE);
     // Upstream tests `> indexCount`; a slot equal to the count (left by a crash between the slot and
     // header writes) names the entry about to be written, so it is no chain either.
     if (slotValue <= INVALID_INDEX || slotValue >= this.indexCount) slotValue = INVALID_INDEX;
 
-    const ts = Number(storeTimestamp);
+    const ts = storeTimestamp;
     if (this.indexCount <= 1) {
       // Ours: the begin values move to the first entry before its time diff is taken. Upstream takes
       // the diff first, so in a file that follows a full one the first entry is measured from the
@@ -234,12 +249,13 @@ export class IndexFile {
     const at = this.pendingCount * INDEX_ENTRY_SIZE;
     const p = this.pendingView!;
     p.setInt32(at, keyHash);
-    p.setBigInt64(at + 4, phyOffset);
+    p.setInt32(at + 4, Math.floor(phyOffset / TWO_32));
+    p.setInt32(at + 8, phyOffset | 0);
     p.setInt32(at + 12, timeDiff);
     p.setInt32(at + 16, slotValue);
     this.pendingCount++;
 
-    slots.writeInt32BE(this.indexCount, slotPos * INDEX_HASH_SLOT_SIZE);
+    slots.setInt32(slotPos * INDEX_HASH_SLOT_SIZE, this.indexCount);
     this.dirtySlots.push(slotPos);
 
     if (slotValue === INVALID_INDEX) this.hashSlotCount++;
@@ -293,8 +309,8 @@ export class IndexFile {
       const h = this.headerBuf;
       h.writeBigInt64BE(BigInt(this.beginTimestamp), IndexHeaderField.BEGIN_TIMESTAMP);
       h.writeBigInt64BE(BigInt(this.endTimestamp), IndexHeaderField.END_TIMESTAMP);
-      h.writeBigInt64BE(this.beginPhyOffset, IndexHeaderField.BEGIN_PHY_OFFSET);
-      h.writeBigInt64BE(this.endPhyOffset, IndexHeaderField.END_PHY_OFFSET);
+      h.writeBigInt64BE(BigInt(this.beginPhyOffset), IndexHeaderField.BEGIN_PHY_OFFSET);
+      h.writeBigInt64BE(BigInt(this.endPhyOffset), IndexHeaderField.END_PHY_OFFSET);
       h.writeInt32BE(this.hashSlotCount, IndexHeaderField.HASH_SLOT_COUNT);
       h.writeInt32BE(this.indexCount, IndexHeaderField.INDEX_COUNT);
       this.file.writeSync(0, h, 0, INDEX_HEADER_SIZE);
@@ -317,6 +333,7 @@ export class IndexFile {
   releaseMemory(): void {
     if (this.dirty) this.commit();
     this.slots = undefined;
+    this.slotsView = undefined;
     this.slotsOnDiskEmpty = false;
     this.pending = undefined;
   }

@@ -8,15 +8,20 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { type Clock, systemClock } from '../common/clock.js';
+import { javaStringHashCode } from '../common/java-hash.js';
 import { createLogger, type Logger } from '../common/logger.js';
 import { MessageConst } from '../common/message/message-const.js';
 import { getTransactionValue, MessageSysFlag } from '../common/message/sysflag.js';
-import { buildIndexKey } from '../common/message/tag-hash.js';
+import { buildIndexKey, indexKeyHashOf } from '../common/message/tag-hash.js';
 import type { MessageStoreConfig } from './config.js';
 import { StorePath } from './config.js';
-import type { DispatchRequest } from './dispatch-request.js';
+import type { DispatchBatch, DispatchRequest } from './dispatch-request.js';
 import { IndexFile, validateIndexDimensions } from './index-file.js';
+import { continueJavaHash } from './record-properties.js';
 import { SegmentFileError } from './segment-files.js';
+
+/** What IndexService.buildKey puts between the topic and the key. */
+const INDEX_KEY_SEPARATOR = '#';
 
 /** Upstream MessageStoreConfig.maxMsgsNumBatch: most offsets one key query returns. */
 export const DEFAULT_MAX_MSGS_NUM_BATCH = 64;
@@ -196,6 +201,58 @@ export class IndexService {
       this.commitScheduled = true;
       queueMicrotask(this.scheduledCommit);
     }
+  }
+
+  /**
+   * Indexes a batch's records as buildIndex does each, with the keys hashed from what the batch
+   * holds (`topic#` hashed once), so no `topic#key` string is built for a UNIQ_KEY. A record at the
+   * index's end offset (indexed again after a crash) goes through buildIndex.
+   */
+  buildIndexBatch(batch: DispatchBatch): void {
+    this.checkWritable();
+    if (getTransactionValue(batch.sysFlag) === MessageSysFlag.TRANSACTION_ROLLBACK_TYPE) return;
+    let file = this.getAndCreateLastIndexFile();
+    const seed = continueJavaHash(INDEX_KEY_SEPARATOR, javaStringHashCode(batch.topic));
+    const storeTimestamp = batch.storeTimestamp;
+    let offset = batch.commitLogOffset;
+    try {
+      for (let i = 0, next = offset; i < batch.count; i++, offset = next) {
+        next += batch.msgSize(i);
+        const end = file.getEndPhyOffsetNumber();
+        if (offset < end) continue;
+        if (offset === end) {
+          this.buildIndex(batch.request(i));
+          file = this.getAndCreateLastIndexFile();
+          continue;
+        }
+        const uniq = batch.uniqKeyHash(i, seed);
+        if (uniq !== undefined) file = this.putKeyHash(file, indexKeyHashOf(uniq), offset, storeTimestamp);
+        const keys = batch.keys(i);
+        if (keys.length > 0) {
+          for (const key of keys.split(MessageConst.KEY_SEPARATOR)) {
+            if (key.length > 0) {
+              const hash = indexKeyHashOf(continueJavaHash(key, seed));
+              file = this.putKeyHash(file, hash, offset, storeTimestamp);
+            }
+          }
+        }
+      }
+    } catch (err) {
+      this.fail(err);
+    }
+    if (this.autoCommit && !this.commitScheduled) {
+      this.commitScheduled = true;
+      queueMicrotask(this.scheduledCommit);
+    }
+  }
+
+  private putKeyHash(file: IndexFile, keyHash: number, phyOffset: number, storeTimestamp: number): IndexFile {
+    let f = file;
+    while (!f.putKeyHash(keyHash, phyOffset, storeTimestamp)) {
+      this.log.info('index file is full, creating another one', { file: f.fileName });
+      f = this.getAndCreateLastIndexFile();
+    }
+    return f;
   }
 
   private putNewKey(file: IndexFile, req: DispatchRequest, key: string, checkExisting: boolean): IndexFile {

@@ -83,6 +83,12 @@ export interface QueryMessageResult {
 /** Called after each dispatched message (long polling wakes the waiters of that queue). */
 export type MessageArrivingListener = (request: DispatchRequest) => void;
 
+/**
+ * Whether records of (topic, queueId) would make a listener do anything just now (long polling: a
+ * pull is held on that queue). False lets the store skip building a batch's requests for it.
+ */
+export type MessageArrivingInterest = (topic: string, queueId: number) => boolean;
+
 export interface MessageStore {
   /** Opens files and recovers (normal or abnormal, from the abort file and checkpoint). */
   load(): Promise<void>;
@@ -143,6 +149,9 @@ export interface MessageStore {
   cleanExpiredConsumerQueue(): void;
   /** The next retention rounds delete expired commit-log files at any hour. */
   executeDeleteFilesManually(): void;
-  /** Registers a listener called after each message is dispatched to its consume queue. */
-  onMessageArrived(listener: MessageArrivingListener): void;
+  /**
+   * Registers a listener called after each message is dispatched to its consume queue; with
+   * `interest`, the records of a batch to a queue it has no interest in may be passed over.
+   */
+  onMessageArrived(listener: MessageArrivingListener, interest?: MessageArrivingInterest): void;
 }

@@ -1,7 +1,7 @@
 /** Outcome of an append (upstream `PutMessageStatus`, `AppendMessageStatus`, `*Result`, 4.9.8). */
 
 import type { HostAddress } from '../common/message/host.js';
-import { createOffsetMsgId } from '../common/message/message-id.js';
+import { createOffsetMsgId, createOffsetMsgIds } from '../common/message/message-id.js';
 
 export const PutMessageStatus = {
   PUT_OK: 'PUT_OK',
@@ -73,7 +73,7 @@ export class AppendMessageResult {
     } else if (this.batchOffsets === undefined) {
       this.id = createOffsetMsgId(host, this.wroteOffset);
     } else {
-      this.id = this.batchOffsets.map((o) => createOffsetMsgId(host, BigInt(o))).join(',');
+      this.id = createOffsetMsgIds(host, this.batchOffsets);
     }
     return this.id;
   }

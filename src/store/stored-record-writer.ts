@@ -4,16 +4,16 @@
  * sizes, computes the body CRC and the record length, and applies the delay-level rewrite. `encode*`
  * runs when the turn's write is assembled: it writes the record straight into the write buffer with the
  * queue offset, physical offset and store timestamp of that moment, so nothing is encoded twice.
+ * A batch's records are prepared and encoded in prepared-batch.ts, with the helpers exported here.
  */
 
 import { messageBodyCrc } from '../common/message/crc32.js';
 import { type HostAddress, hostToBytes } from '../common/message/host.js';
 import { BLANK_MAGIC_CODE, MESSAGE_MAGIC_CODE } from '../common/message/message.js';
-import { MessageConst, NAME_VALUE_SEPARATOR, PROPERTY_SEPARATOR } from '../common/message/message-const.js';
+import { MessageConst, NAME_VALUE_SEPARATOR } from '../common/message/message-const.js';
 import { messageProperties2String, string2messageProperties } from '../common/message/properties.js';
 import { storedRecordSize } from '../common/message/stored-format.js';
 import { getTransactionValue, MessageSysFlag } from '../common/message/sysflag.js';
-import { tagsString2tagsCode } from '../common/message/tag-hash.js';
 import { TopicValidator } from '../common/validators.js';
 import { type DelayLevelTable, delayLevel2QueueId, parseDelayLevel } from './delay-level.js';
 import { getProperty } from './dispatch-request.js';
@@ -63,10 +63,9 @@ export interface MessageExtBatch {
 
 export const END_FILE_MIN_BLANK_LENGTH = 8;
 const MAX_TOPIC_BYTES = 127;
-const MAX_PROPERTIES_LENGTH = 32767;
+export const MAX_PROPERTIES_LENGTH = 32767;
 /** Upstream reserves 64 KiB beyond the largest body for the rest of a record. */
 const RECORD_OVERHEAD_RESERVE = 64 * 1024;
-const PROPERTY_SEPARATOR_BYTE = 2;
 const DELAY_PREFIX = `${MessageConst.PROPERTY_DELAY_TIME_LEVEL}${NAME_VALUE_SEPARATOR}`;
 const TWO_32 = 4294967296;
 
@@ -82,7 +81,7 @@ export function isRefusal<T extends object>(v: T | Refusal): v is Refusal {
   return (v as Refusal).status !== undefined;
 }
 
-function refuse(status: PutMessageStatus, reason: string): Refusal {
+export function refuse(status: PutMessageStatus, reason: string): Refusal {
   return { status, reason };
 }
 
@@ -94,7 +93,7 @@ let memoBytesA: Buffer | undefined;
 let memoHostB: HostAddress | undefined;
 let memoBytesB: Buffer | undefined;
 
-function hostBytes(host: HostAddress, what: string): Buffer {
+export function hostBytes(host: HostAddress, what: string): Buffer {
   if (host === memoHostA && memoBytesA !== undefined) return memoBytesA;
   if (host === memoHostB && memoBytesB !== undefined) return memoBytesB;
   let bytes = hostBytesCache.get(host);
@@ -109,7 +108,7 @@ function hostBytes(host: HostAddress, what: string): Buffer {
   return bytes;
 }
 
-function hostSysFlag(sysFlag: number, bornHost: Buffer, storeHost: Buffer): number {
+export function hostSysFlag(sysFlag: number, bornHost: Buffer, storeHost: Buffer): number {
   let flag = sysFlag & ~(MessageSysFlag.BORNHOST_V6_FLAG | MessageSysFlag.STOREHOSTADDRESS_V6_FLAG);
   if (bornHost.length === 20) flag |= MessageSysFlag.BORNHOST_V6_FLAG;
   if (storeHost.length === 20) flag |= MessageSysFlag.STOREHOSTADDRESS_V6_FLAG;
@@ -155,7 +154,7 @@ const topicCache = new Map<string, Buffer>();
 const TOPIC_CACHE_MAX = 4096;
 
 /** The topic's UTF-8 bytes once it passed the checks, or why it is refused. */
-function topicBytesOf(topic: string): Buffer | Refusal {
+export function topicBytesOf(topic: string): Buffer | Refusal {
   const cached = topicCache.get(topic);
   if (cached !== undefined) return cached;
   const length = Buffer.byteLength(topic, 'utf8');
@@ -172,7 +171,11 @@ function topicBytesOf(topic: string): Buffer | Refusal {
   return bytes;
 }
 
-function checkRecordSize(size: number, bodyLength: number, limits: PrepareLimits): Refusal | undefined {
+export function checkRecordSize(
+  size: number,
+  bodyLength: number,
+  limits: PrepareLimits,
+): Refusal | undefined {
   if (bodyLength > limits.maxMessageSize) {
     return refuse(
       PutMessageStatus.MESSAGE_ILLEGAL,
@@ -284,177 +287,6 @@ export function prepareMessage(
   );
 }
 
-/** A checked batch: every message's place in the batch body plus what its record needs. */
-export class PreparedBatch {
-  readonly kind = 1;
-  constructor(
-    readonly topic: string,
-    readonly topicBytes: Buffer,
-    readonly queueId: number,
-    readonly sysFlag: number,
-    readonly bornTimestamp: bigint,
-    readonly bornHostBytes: Buffer,
-    readonly storeHostBytes: Buffer,
-    readonly storeHost: HostAddress,
-    readonly reconsumeTimes: number,
-    readonly body: Buffer,
-    readonly batchProperties: Buffer,
-    /** Per message: flag, body start, body length, properties start, properties length, CRC, record size, separator. */
-    readonly entries: Int32Array,
-    /** Per message: properties as stored (own + batch), for the dispatch. */
-    readonly propertiesStrings: readonly string[],
-    readonly tagsCodes: readonly bigint[],
-    readonly count: number,
-    readonly size: number,
-    readonly waitStoreMsgOK: boolean,
-  ) {}
-}
-
-const ENTRY_FIELDS = 8;
-
-/** Checks a batch as DefaultMessageStore.checkMessages, asyncPutMessages and the batch encoder do. */
-export function prepareBatch(batch: MessageExtBatch, limits: PrepareLimits): PreparedBatch | Refusal {
-  if (getTransactionValue(batch.sysFlag) !== MessageSysFlag.TRANSACTION_NOT_TYPE) {
-    return refuse(PutMessageStatus.MESSAGE_ILLEGAL, 'a batch cannot be transactional');
-  }
-  const delay = getProperty(batch.propertiesString, MessageConst.PROPERTY_DELAY_TIME_LEVEL);
-  if (delay !== undefined && (parseDelayLevel(delay) ?? 1) > 0) {
-    return refuse(PutMessageStatus.MESSAGE_ILLEGAL, 'a batch cannot have a delay level');
-  }
-  const topicBytes = topicBytesOf(batch.topic);
-  if (isRefusal(topicBytes)) return topicBytes;
-  const body = batch.body;
-  if (body.length > limits.maxMessageSize) {
-    return refuse(
-      PutMessageStatus.MESSAGE_ILLEGAL,
-      `batch body of ${body.length} bytes exceeds maxMessageSize ${limits.maxMessageSize}`,
-    );
-  }
-  const batchProperties = Buffer.from(batch.propertiesString, 'utf8');
-  if (batchProperties.length > MAX_PROPERTIES_LENGTH) {
-    return refuse(
-      PutMessageStatus.PROPERTIES_SIZE_EXCEEDED,
-      `batch properties of ${batchProperties.length} bytes exceed ${MAX_PROPERTIES_LENGTH}`,
-    );
-  }
-  const bornHostBytes = hostBytes(batch.bornHost, 'born host');
-  const storeHostBytes = hostBytes(batch.storeHost, 'store host');
-  const sysFlag = hostSysFlag(batch.sysFlag, bornHostBytes, storeHostBytes);
-  const rows: number[] = [];
-  const propertiesStrings: string[] = [];
-  const tagsCodes: bigint[] = [];
-  let total = 0;
-  let p = 0;
-  while (p < body.length) {
-    const start = p;
-    if (body.length - p < 20) {
-      return refuse(PutMessageStatus.MESSAGE_ILLEGAL, `batch entry at ${start} is truncated`);
-    }
-    const flag = body.readInt32BE(p + 12);
-    const bodyLength = body.readInt32BE(p + 16);
-    p += 20;
-    if (bodyLength < 0 || bodyLength > body.length - p) {
-      return refuse(
-        PutMessageStatus.MESSAGE_ILLEGAL,
-        `batch entry at ${start}: BODY length ${bodyLength} does not fit`,
-      );
-    }
-    const bodyStart = p;
-    p += bodyLength;
-    if (body.length - p < 2) {
-      return refuse(PutMessageStatus.MESSAGE_ILLEGAL, `batch entry at ${start}: PROPERTIES length missing`);
-    }
-    const ownLength = body.readInt16BE(p);
-    p += 2;
-    if (ownLength < 0 || ownLength > body.length - p) {
-      return refuse(
-        PutMessageStatus.MESSAGE_ILLEGAL,
-        `batch entry at ${start}: PROPERTIES length ${ownLength} does not fit`,
-      );
-    }
-    const propsStart = p;
-    p += ownLength;
-    const needSeparator =
-      ownLength > 0 &&
-      batchProperties.length > 0 &&
-      body[propsStart + ownLength - 1] !== PROPERTY_SEPARATOR_BYTE;
-    const storedLength = ownLength + batchProperties.length + (needSeparator ? 1 : 0);
-    if (storedLength > MAX_PROPERTIES_LENGTH) {
-      return refuse(
-        PutMessageStatus.PROPERTIES_SIZE_EXCEEDED,
-        `batch entry at ${start}: properties of ${storedLength} bytes exceed ${MAX_PROPERTIES_LENGTH}`,
-      );
-    }
-    let properties = body.toString('utf8', propsStart, propsStart + ownLength);
-    if (needSeparator) properties += PROPERTY_SEPARATOR;
-    if (batchProperties.length > 0) properties += batch.propertiesString;
-    if (properties.length > 0 && properties.charCodeAt(properties.length - 1) === 0) {
-      return refuse(
-        PutMessageStatus.MESSAGE_ILLEGAL,
-        `batch entry at ${start}: properties end with a NUL character`,
-      );
-    }
-    const size = storedRecordSize(sysFlag, bodyLength, topicBytes.length, storedLength);
-    const sizeRefusal = checkRecordSize(size, bodyLength, limits);
-    if (sizeRefusal !== undefined) return sizeRefusal;
-    rows.push(
-      flag,
-      bodyStart,
-      bodyLength,
-      propsStart,
-      ownLength,
-      messageBodyCrc(body, bodyStart, bodyStart + bodyLength),
-      size,
-      needSeparator ? 1 : 0,
-    );
-    propertiesStrings.push(properties);
-    tagsCodes.push(tagsString2tagsCode(getProperty(properties, MessageConst.PROPERTY_TAGS)));
-    total += size;
-  }
-  const count = propertiesStrings.length;
-  if (count === 0) return refuse(PutMessageStatus.MESSAGE_ILLEGAL, 'batch has no message');
-  if (total + END_FILE_MIN_BLANK_LENGTH > limits.mappedFileSize) {
-    return refuse(
-      PutMessageStatus.MESSAGE_ILLEGAL,
-      `batch of ${total} bytes does not fit a commit log file of ${limits.mappedFileSize} bytes`,
-    );
-  }
-  return new PreparedBatch(
-    batch.topic,
-    topicBytes,
-    batch.queueId,
-    sysFlag,
-    batch.bornTimestamp,
-    bornHostBytes,
-    storeHostBytes,
-    batch.storeHost,
-    batch.reconsumeTimes | 0,
-    body,
-    batchProperties,
-    Int32Array.from(rows),
-    propertiesStrings,
-    tagsCodes,
-    count,
-    total,
-    batch.waitStoreMsgOK !== false,
-  );
-}
-
-export function batchEntry(batch: PreparedBatch, index: number, field: number): number {
-  return batch.entries[index * ENTRY_FIELDS + field] ?? 0;
-}
-
-export const BatchEntryField = {
-  FLAG: 0,
-  BODY_START: 1,
-  BODY_LENGTH: 2,
-  PROPS_START: 3,
-  PROPS_LENGTH: 4,
-  CRC: 5,
-  SIZE: 6,
-  SEPARATOR: 7,
-} as const;
-
 /**
  * The turn's write buffer with a DataView over the same bytes: DataView stores of int32 and int64 are
  * plain machine stores once optimised, where Buffer.write*BE re-check their arguments on every call.
@@ -470,13 +302,13 @@ export class WriteBuffer {
 }
 
 /** A non-negative safe integer as a big-endian int64, without a BigInt. */
-function setLong(view: DataView, pos: number, value: number): void {
+export function setLong(view: DataView, pos: number, value: number): void {
   view.setInt32(pos, Math.floor(value / TWO_32));
   view.setInt32(pos + 4, value | 0);
 }
 
 /** Short byte strings (hosts, topics) by a loop: cheaper than a native copy call at these sizes. */
-function putBytes(buf: Buffer, pos: number, bytes: Buffer): number {
+export function putBytes(buf: Buffer, pos: number, bytes: Buffer): number {
   const n = bytes.length;
   for (let i = 0; i < n; i++) buf[pos + i] = bytes[i]!;
   return pos + n;
@@ -506,7 +338,7 @@ function writeText(buf: Buffer, text: string, pos: number, byteLength: number): 
 }
 
 /** Fields 1..15 (through BODYLEN); returns the position of the body. */
-function writeHeader(
+export function writeHeader(
   out: WriteBuffer,
   pos: number,
   size: number,
@@ -579,56 +411,6 @@ export function encodeMessage(
   buf[pos + 1] = m.propertiesLength;
   pos += 2;
   if (m.propertiesLength > 0) pos += writeText(buf, m.propertiesString, pos, m.propertiesLength);
-  return pos;
-}
-
-/** Encodes every record of a prepared batch with consecutive queue offsets; returns the end position. */
-export function encodeBatch(
-  out: WriteBuffer,
-  pos: number,
-  b: PreparedBatch,
-  firstQueueOffset: number,
-  physicalOffset: number,
-  storeTimestamp: number,
-): number {
-  const buf = out.bytes;
-  const start = pos;
-  for (let i = 0; i < b.count; i++) {
-    const size = batchEntry(b, i, BatchEntryField.SIZE);
-    const bodyStart = batchEntry(b, i, BatchEntryField.BODY_START);
-    const bodyLength = batchEntry(b, i, BatchEntryField.BODY_LENGTH);
-    const propsStart = batchEntry(b, i, BatchEntryField.PROPS_START);
-    const ownLength = batchEntry(b, i, BatchEntryField.PROPS_LENGTH);
-    const separator = batchEntry(b, i, BatchEntryField.SEPARATOR) === 1;
-    pos = writeHeader(
-      out,
-      pos,
-      size,
-      batchEntry(b, i, BatchEntryField.CRC),
-      b.queueId,
-      batchEntry(b, i, BatchEntryField.FLAG),
-      firstQueueOffset + i,
-      physicalOffset + (pos - start),
-      b.sysFlag,
-      b.bornTimestamp,
-      b.bornHostBytes,
-      storeTimestamp,
-      b.storeHostBytes,
-      b.reconsumeTimes,
-      0n,
-      bodyLength,
-    );
-    pos += b.body.copy(buf, pos, bodyStart, bodyStart + bodyLength);
-    buf[pos++] = b.topicBytes.length;
-    pos = putBytes(buf, pos, b.topicBytes);
-    const storedLength = ownLength + b.batchProperties.length + (separator ? 1 : 0);
-    buf[pos] = storedLength >>> 8;
-    buf[pos + 1] = storedLength;
-    pos += 2;
-    pos += b.body.copy(buf, pos, propsStart, propsStart + ownLength);
-    if (separator) buf[pos++] = PROPERTY_SEPARATOR_BYTE;
-    pos += b.batchProperties.copy(buf, pos);
-  }
   return pos;
 }
 

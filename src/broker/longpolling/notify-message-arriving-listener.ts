@@ -15,6 +15,15 @@ export class NotifyMessageArrivingListener {
     private readonly config: Pick<BrokerConfig, 'brokerRole' | 'longPollingEnable'>,
   ) {}
 
+  /**
+   * The store's MessageArrivingInterest: only a queue with a held pull needs the notice (so the store
+   * builds no request per record of a batch nobody waits for).
+   */
+  readonly interest = (topic: string, queueId: number): boolean =>
+    this.config.brokerRole !== 'SLAVE' &&
+    this.config.longPollingEnable &&
+    this.pullRequestHoldService.isHolding(topic, queueId);
+
   /** The store's MessageArrivingListener. */
   readonly arriving = (request: DispatchRequest): void => {
     if (this.config.brokerRole === 'SLAVE' || !this.config.longPollingEnable) return;

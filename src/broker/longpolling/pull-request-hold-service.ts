@@ -64,6 +64,11 @@ export class PullRequestHoldService {
     return n;
   }
 
+  /** Whether a pull is held on (topic, queueId), which a message arriving there may wake. */
+  isHolding(topic: string, queueId: number): boolean {
+    return (this.table.get(topic)?.get(queueId)?.size ?? 0) > 0;
+  }
+
   get isRunning(): boolean {
     return this.running;
   }

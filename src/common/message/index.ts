@@ -38,7 +38,7 @@ export {
   PROPERTY_SEPARATOR,
   RESERVED_PROPERTY_NAMES,
 } from './message-const.js';
-export { createOffsetMsgId, decodeOffsetMsgId, type MessageId } from './message-id.js';
+export { createOffsetMsgId, createOffsetMsgIds, decodeOffsetMsgId, type MessageId } from './message-id.js';
 export { MessageQueue } from './message-queue.js';
 export {
   javaPropertiesOrder,

@@ -15,8 +15,12 @@ export function tagsCodeToInt(tagsCode: bigint): number {
 
 /** `IndexFile.indexKeyHashMethod`: |hashCode|, where Integer.MIN_VALUE (whose abs stays negative) gives 0. */
 export function indexKeyHash(key: string): number {
-  const h = javaStringHashCode(key);
-  return h === -2147483648 ? 0 : Math.abs(h);
+  return indexKeyHashOf(javaStringHashCode(key));
+}
+
+/** indexKeyHash of a key whose Java hashCode is `hashCode`. */
+export function indexKeyHashOf(hashCode: number): number {
+  return hashCode === -2147483648 ? 0 : Math.abs(hashCode);
 }
 
 /** Index key of a message key or UNIQ_KEY: `topic#key` (`IndexService.buildKey`). */

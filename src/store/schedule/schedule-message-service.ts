@@ -23,7 +23,7 @@ import type { ConsumeQueue } from '../consume-queue.js';
 import { type ConsumeQueueEntry, CQ_STORE_UNIT_SIZE, cqEntryAt } from '../consume-queue-entry.js';
 import { DelayLevelTable, delayLevel2QueueId } from '../delay-level.js';
 import type { DispatchRequest } from '../dispatch-request.js';
-import type { MessageArrivingListener } from '../message-store.js';
+import type { MessageArrivingInterest, MessageArrivingListener } from '../message-store.js';
 import { type AppendMessageResult, type PutMessageResult, PutMessageStatus } from '../put-message-result.js';
 import type { MessageExtBrokerInner } from '../stored-record-writer.js';
 import {
@@ -58,7 +58,7 @@ export interface ScheduleMessageStore {
   selectOneMessageByOffset(commitLogOffset: bigint, size?: number): Buffer | undefined;
   putMessage(message: MessageExtBrokerInner): Promise<PutMessageResult>;
   getMaxOffsetInQueue(topic: string, queueId: number): bigint;
-  onMessageArrived(listener: MessageArrivingListener): void;
+  onMessageArrived(listener: MessageArrivingListener, interest?: MessageArrivingInterest): void;
 }
 
 export interface ScheduleMessageServiceOptions {
@@ -143,7 +143,7 @@ export class ScheduleMessageService {
       // A known level's deliver time from store time 0 is its delay.
       this.levels.push(new DelayLevel(level, this.delayLevelTable.computeDeliverTimestamp(level, 0)));
     }
-    store.onMessageArrived(this.arriving);
+    store.onMessageArrived(this.arriving, (topic) => topic === SCHEDULE_TOPIC);
   }
 
   static queueId2DelayLevel(queueId: number): number {

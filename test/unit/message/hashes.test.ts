@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { crc32Table } from '../../../src/common/message/crc32.js';
+import { crc32Table, messageBodyCrcOfView } from '../../../src/common/message/crc32.js';
 import {
   buildIndexKey,
   crc32,
@@ -10,6 +10,7 @@ import {
   tagsCodeToInt,
   tagsString2tagsCode,
 } from '../../../src/common/message/index.js';
+import { indexKeyHashOf } from '../../../src/common/message/tag-hash.js';
 import { prng } from './annotated.js';
 
 describe('Java String.hashCode', () => {
@@ -40,6 +41,9 @@ describe('tag and index hashes', () => {
     assert.equal(indexKeyHash('TopicTest#OrderID188'), 1231271670);
     assert.equal(indexKeyHash('TagA'), 2598919);
     assert.equal(indexKeyHash('polygenelubricants'), 0);
+    assert.equal(indexKeyHashOf(javaStringHashCode('TopicTest#OrderID188')), 1231271670);
+    assert.equal(indexKeyHashOf(-2147483648), 0);
+    assert.equal(indexKeyHashOf(2147483647), 2147483647);
   });
 });
 
@@ -51,6 +55,26 @@ describe('CRC32', () => {
     assert.equal(messageBodyCrc(data), 0x4bf43926);
     assert.equal(messageBodyCrc(Buffer.from('xx123456789yy'), 2, 11), 0x4bf43926);
     assert.equal(messageBodyCrc(Buffer.alloc(0)), 0);
+  });
+
+  test('the CRC of a view range agrees with messageBodyCrc at every length and alignment', () => {
+    const rnd = prng(11);
+    const data = Buffer.alloc(2000);
+    for (let j = 0; j < data.length; j++) data[j] = Math.floor(rnd() * 256);
+    // A view that does not start at its ArrayBuffer's first byte, as a Buffer from the pool does not.
+    const inner = data.subarray(3);
+    const view = new DataView(inner.buffer, inner.byteOffset, inner.length);
+    for (const length of [0, 1, 15, 16, 17, 31, 32, 33, 127, 128, 129, 511, 512, 513, 1024, 1500]) {
+      for (const start of [0, 1, 2, 3, 5, 8, 13]) {
+        assert.equal(
+          messageBodyCrcOfView(view, start, start + length),
+          messageBodyCrc(inner, start, start + length),
+          `${length} bytes from ${start}`,
+        );
+      }
+    }
+    const check = Uint8Array.from(Buffer.from('123456789'));
+    assert.equal(messageBodyCrcOfView(new DataView(check.buffer), 0, 9), 0x4bf43926);
   });
 
   test('the table fallback agrees with the native one', () => {

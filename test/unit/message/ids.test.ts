@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { ValidationError } from '../../../src/common/errors.js';
 import {
   createOffsetMsgId,
+  createOffsetMsgIds,
   decodeOffsetMsgId,
   fixedTimeZone,
   startOfMonth,
@@ -31,6 +32,34 @@ describe('offsetMsgId', () => {
       address: { address: '2001:db8::2', port: 10911 },
       offset: 2n ** 40n,
     });
+  });
+
+  test('a batch: the ids of every offset joined by commas, as joining single ids gives', () => {
+    const v4 = { address: '10.1.2.3', port: 10911 };
+    const v6 = { address: 'fe80::1:2', port: 65535 };
+    const offsets = [0, 1, 255, 4096, 2 ** 32 - 1, 2 ** 32, 2 ** 40 + 17, Number.MAX_SAFE_INTEGER];
+    for (const host of [v4, v6, v4]) {
+      assert.equal(
+        createOffsetMsgIds(host, offsets),
+        offsets.map((o) => createOffsetMsgId(host, BigInt(o))).join(','),
+      );
+    }
+    // Offsets a long holds but a double does not name exactly take the exact path.
+    assert.equal(
+      createOffsetMsgIds(v4, [-1, 7]),
+      `${createOffsetMsgId(v4, -1n)},${createOffsetMsgId(v4, 7n)}`,
+    );
+    assert.equal(createOffsetMsgId(v4, -1n), '0A010203' + '00002A9F' + 'FFFFFFFFFFFFFFFF');
+    assert.equal(
+      createOffsetMsgIds(v4, [5, 6, 7], 2),
+      [5, 6].map((o) => createOffsetMsgId(v4, BigInt(o))).join(','),
+    );
+    assert.equal(createOffsetMsgIds(v4, []), '');
+    // A longer batch than any before reuses nothing stale.
+    const many = Array.from({ length: 300 }, (_, i) => i * 1000);
+    assert.equal(createOffsetMsgIds(v6, many), many.map((o) => createOffsetMsgId(v6, BigInt(o))).join(','));
+    assert.equal(createOffsetMsgIds(v4, [9]), createOffsetMsgId(v4, 9n));
+    assert.throws(() => createOffsetMsgIds({ address: 'not-an-ip', port: 1 }, [1]), ValidationError);
   });
 
   test('bad ids are ValidationErrors', () => {

@@ -17,8 +17,15 @@ function turn(tail: CommitLogTail, from: number, bytes: Buffer): void {
 
 const fill = (n: number, byte: number): Buffer => Buffer.alloc(n, byte);
 
+/** A tail that a reader has woken (a cache starts asleep: see the next test but five). */
+function wokenTail(capacity: number, slabSize: number): CommitLogTail {
+  const tail = new CommitLogTail(capacity, slabSize);
+  assert.equal(tail.read(0, 1), undefined);
+  return tail;
+}
+
 test('tail: adjacent turns join one region', () => {
-  const tail = new CommitLogTail(1024, 256);
+  const tail = wokenTail(1024, 256);
   turn(tail, 1000, fill(10, 1));
   turn(tail, 1010, fill(10, 2));
   assert.equal(tail.size, 20);
@@ -34,7 +41,7 @@ test('tail: adjacent turns join one region', () => {
 });
 
 test('tail: a read across two slabs is joined into a copy; a gap in the log is not bridged', () => {
-  const tail = new CommitLogTail(4096, 16);
+  const tail = wokenTail(4096, 16);
   turn(tail, 0, fill(12, 7));
   turn(tail, 12, fill(12, 8)); // does not fit the first slab's 4 free bytes: a new slab
   const joined = tail.read(8, 8);
@@ -46,8 +53,11 @@ test('tail: a read across two slabs is joined into a copy; a gap in the log is n
 });
 
 test('tail: the oldest regions go once more than the capacity is held; dropBefore forgets deleted files', () => {
-  const tail = new CommitLogTail(100, 64);
-  for (let i = 0; i < 10; i++) turn(tail, i * 40, fill(40, i));
+  const tail = wokenTail(100, 64);
+  for (let i = 0; i < 10; i++) {
+    turn(tail, i * 40, fill(40, i));
+    assert.deepEqual(tail.read(i * 40, 40), fill(40, i), 'a reader that keeps up');
+  }
   assert.equal(tail.size, 100);
   assert.equal(tail.minOffset, 300);
   assert.equal(tail.read(0, 40), undefined, 'the first turn is gone');
@@ -59,7 +69,7 @@ test('tail: the oldest regions go once more than the capacity is held; dropBefor
 });
 
 test('tail: the slab ring is reused; reads never see overwritten bytes, a one-off large slab included', () => {
-  const tail = new CommitLogTail(64, 32); // a ring of 3 slabs of 32
+  const tail = wokenTail(64, 32); // a ring of 3 slabs of 32
   let offset = 0;
   const written: Array<{ from: number; bytes: Buffer }> = [];
   for (let i = 0; i < 200; i++) {
@@ -79,7 +89,7 @@ test('tail: the slab ring is reused; reads never see overwritten bytes, a one-of
 });
 
 test('tail: many separate regions (gaps between turns) survive the ring turning over', () => {
-  const tail = new CommitLogTail(10_000, 1000);
+  const tail = wokenTail(10_000, 1000);
   for (let i = 0; i < 5000; i++) {
     turn(tail, i * 20, fill(10, i % 256)); // a gap of 10 after each turn: no two regions join
     const back = i - 300;
@@ -97,6 +107,38 @@ test('tail: with capacity 0 nothing is kept and the one slab is reused', () => {
   turn(tail, 0, fill(10, 1));
   assert.equal(tail.size, 0);
   assert.equal(tail.read(0, 10), undefined);
+  assert.equal(tail.reserve(10).start, 0);
+});
+
+test('tail: asleep until a read near the head, asleep again once capacity bytes went unread', () => {
+  const tail = new CommitLogTail(100, 64);
+  turn(tail, 0, fill(40, 1));
+  assert.equal(tail.size, 0, 'asleep from the start: nothing kept');
+  assert.equal(tail.reserve(40).start, 0, 'asleep, every turn starts the slab again');
+  assert.equal(tail.read(0, 40), undefined, 'the read that wakes it goes to the file');
+  turn(tail, 40, fill(40, 2));
+  assert.deepEqual(tail.read(40, 40), fill(40, 2));
+  turn(tail, 80, fill(40, 3));
+  turn(tail, 120, fill(40, 4));
+  assert.equal(tail.size, 100, 'full, 80 bytes of it unread');
+  turn(tail, 160, fill(40, 5)); // 120 bytes nobody read: more than the capacity
+  assert.equal(tail.size, 0);
+  assert.equal(tail.minOffset, -1);
+  assert.equal(tail.read(120, 40), undefined);
+  turn(tail, 200, fill(40, 6));
+  assert.deepEqual(tail.read(200, 40), fill(40, 6), 'woken again by the read of 120');
+  // A reader further behind than the capacity does not keep it awake.
+  for (let i = 6; i < 12; i++) {
+    turn(tail, i * 40, fill(40, i));
+    assert.equal(tail.read(0, 40), undefined);
+  }
+  assert.equal(tail.size, 0);
+  turn(tail, 480, fill(40, 12));
+  // A read near the head that went to the file (the commit log's readData) wakes it too.
+  tail.noteRead(480);
+  turn(tail, 520, fill(40, 13));
+  assert.deepEqual(tail.read(520, 40), fill(40, 13));
+  assert.equal(tail.read(480, 40), undefined, 'written before the wake-up');
 });
 
 async function openLog(overrides: Partial<MessageStoreConfig> = {}) {
@@ -119,11 +161,14 @@ async function openLog(overrides: Partial<MessageStoreConfig> = {}) {
 test('commit log: recent records are read from memory, byte-equal to the file, across file ends', async () => {
   const { cl, io, root, done } = await openLog();
   try {
+    // A reader of the newest record wakes the cache (that record itself comes from the file).
+    const woken = (await cl.putMessage(inner({ body: 'first' }))).appendMessageResult!;
+    assert.ok(cl.getMessage(Number(woken.wroteOffset), woken.wroteBytes) !== undefined);
     const results: PutMessageResult[] = [];
     for (let i = 0; i < 60; i++)
       results.push(await cl.putMessage(inner({ body: `message ${i} `.repeat(8) })));
-    const firstFile = cl.mappedFileQueue.getMappedFiles()[0]!;
-    assert.ok(cl.mappedFileQueue.getMappedFiles().length > 2, 'the records span several files');
+    assert.ok(cl.mappedFileQueue.getMappedFiles().length > 3, 'the records span several files');
+    const firstFile = cl.mappedFileQueue.getMappedFiles()[1]!;
     const readsBefore = io.reads;
     const fromMemory = results.map((r) => {
       const a = r.appendMessageResult!;
@@ -157,7 +202,12 @@ test('commit log: past the tail capacity and with the cache off, reads go to the
     });
     try {
       const results: PutMessageResult[] = [];
-      for (let i = 0; i < 40; i++) results.push(await cl.putMessage(inner({ body: 'x'.repeat(200) })));
+      for (let i = 0; i < 40; i++) {
+        const r = await cl.putMessage(inner({ body: 'x'.repeat(200) }));
+        results.push(r);
+        // A reader that keeps up, which keeps the cache awake.
+        cl.getMessage(Number(r.appendMessageResult!.wroteOffset), r.appendMessageResult!.wroteBytes);
+      }
       const first = results[0]!.appendMessageResult!;
       const last = results.at(-1)!.appendMessageResult!;
       const before = io.reads;
@@ -173,11 +223,38 @@ test('commit log: past the tail capacity and with the cache off, reads go to the
   }
 });
 
+test('commit log: records nobody reads are not kept; a read of the newest wakes the cache', async () => {
+  const { cl, io, done } = await openLog({
+    commitLogTailCacheBytes: 2048,
+    mappedFileSizeCommitLog: 64 * 1024,
+  });
+  try {
+    let last: PutMessageResult | undefined;
+    for (let i = 0; i < 20; i++) last = await cl.putMessage(inner({ body: 'z'.repeat(300) }));
+    assert.equal(cl.tailCacheStats().bytes, 0);
+    const a = last!.appendMessageResult!;
+    const before = io.reads;
+    assert.ok(cl.getMessage(Number(a.wroteOffset), a.wroteBytes) !== undefined);
+    assert.ok(io.reads > before, 'from the file');
+    const next = (await cl.putMessage(inner({ body: 'z'.repeat(300) }))).appendMessageResult!;
+    const again = io.reads;
+    assert.ok(cl.getMessage(Number(next.wroteOffset), next.wroteBytes) !== undefined);
+    assert.equal(io.reads, again, 'from memory');
+    assert.equal(cl.tailCacheStats().minOffset, Number(next.wroteOffset));
+  } finally {
+    await done();
+  }
+});
+
 test('commit log: a record of a deleted file is not served from memory', async () => {
   const { cl, done } = await openLog();
   try {
     const results: PutMessageResult[] = [];
-    for (let i = 0; i < 40; i++) results.push(await cl.putMessage(inner({ body: 'y'.repeat(300) })));
+    for (let i = 0; i < 40; i++) {
+      const r = await cl.putMessage(inner({ body: 'y'.repeat(300) }));
+      results.push(r);
+      cl.getMessage(Number(r.appendMessageResult!.wroteOffset), r.appendMessageResult!.wroteBytes);
+    }
     const files = cl.mappedFileQueue.getMappedFiles().length;
     assert.ok(files > 2);
     const first = results[0]!.appendMessageResult!;

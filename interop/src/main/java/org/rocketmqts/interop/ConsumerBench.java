@@ -40,6 +40,7 @@ import org.apache.rocketmq.common.message.MessageQueue;
  * ConsumerBench &lt;namesrvAddr&gt;
  *   stdin, one case per line:
  *     push &lt;topic&gt; &lt;group&gt; &lt;messages&gt; &lt;stallMs&gt; &lt;deadlineMs&gt;
+ *     push-window &lt;topic&gt; &lt;group&gt; &lt;messages&gt; &lt;warmupMs&gt; &lt;windowMs&gt; &lt;stallMs&gt;
  *     lite &lt;topic&gt; &lt;group&gt; &lt;messages&gt; &lt;stallMs&gt; &lt;deadlineMs&gt;
  *     move &lt;topic&gt; &lt;group&gt; concurrently|orderly &lt;settleMs&gt; &lt;deadlineMs&gt; &lt;workMs&gt;
  *     memory-start &lt;topic&gt; &lt;group&gt;  then  memory-measure  then  memory-stop
@@ -52,6 +53,11 @@ import org.apache.rocketmq.common.message.MessageQueue;
  * topic's backlog; the run ends when `messages` deliveries were counted. elapsedNs is from just before
  * start() to the delivery that reached the count; cpuNs is the JVM's CPU time (every thread) over the
  * same span.</li>
+ * <li>push-window: the push case measured in a steady state (scripts/bench-pull.ts): once the first
+ * message arrived and warmupMs more have passed, prints {"window":"start"} (the bench samples the
+ * broker then) and counts the deliveries of the next windowMs, or until `messages` were delivered in
+ * all (failure "drained": the backlog was too small for the window). consumed, elapsedNs and cpuNs are
+ * those of the window; before is what was delivered ahead of it.</li>
  * <li>lite: a DefaultLitePullConsumer (subscribe "*", auto-commit) polled with poll() in a loop until
  * `messages` were returned; elapsedNs and cpuNs as for push.</li>
  * <li>Both stop early, with complete false and a reason, when nothing was consumed for stallMs or
@@ -134,6 +140,10 @@ public final class ConsumerBench {
             case "push":
                 expect(p, 6);
                 return push(p[1], p[2], Long.parseLong(p[3]), Long.parseLong(p[4]), Long.parseLong(p[5]));
+            case "push-window":
+                expect(p, 7);
+                return pushWindow(p[1], p[2], Long.parseLong(p[3]), Long.parseLong(p[4]), Long.parseLong(p[5]),
+                    Long.parseLong(p[6]));
             case "lite":
                 expect(p, 6);
                 return lite(p[1], p[2], Long.parseLong(p[3]), Long.parseLong(p[4]), Long.parseLong(p[5]));
@@ -235,6 +245,58 @@ public final class ConsumerBench {
         }
         long end = failure == null ? doneAt.get() : System.nanoTime();
         return figures("push", consumed.get(), end - started, cpuBefore < 0 ? -1 : cpuAfter - cpuBefore, failure);
+    }
+
+    private Map<String, Object> pushWindow(String topic, String group, long messages, long warmupMs, long windowMs,
+        long stallMs) throws Exception {
+        DefaultMQPushConsumer c = new DefaultMQPushConsumer(group);
+        c.setNamesrvAddr(namesrvAddr);
+        c.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        c.subscribe(topic, "*");
+        AtomicLong consumed = new AtomicLong();
+        AtomicLong drainedAt = new AtomicLong();
+        c.registerMessageListener((MessageListenerConcurrently) (msgs, context) -> {
+            if (consumed.addAndGet(msgs.size()) >= messages) {
+                drainedAt.compareAndSet(0, System.nanoTime());
+            }
+            return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+        });
+        String failure;
+        long before;
+        long inWindow;
+        long elapsed;
+        long cpu;
+        try {
+            c.start();
+            failure = await(() -> consumed.get() > 0, consumed::get, stallMs, stallMs);
+            if (failure == null) {
+                Thread.sleep(warmupMs);
+            }
+            Map<String, Object> start = new LinkedHashMap<>();
+            start.put("window", "start");
+            ProbeOutput.line(start);
+            long cpuBefore = processCpuNanos();
+            long started = System.nanoTime();
+            before = consumed.get();
+            if (failure == null) {
+                long end = started + TimeUnit.MILLISECONDS.toNanos(windowMs);
+                failure = await(() -> System.nanoTime() >= end || drainedAt.get() != 0, consumed::get, stallMs,
+                    windowMs + stallMs);
+            }
+            long stopped = drainedAt.get() != 0 ? drainedAt.get() : System.nanoTime();
+            if (failure == null && drainedAt.get() != 0) {
+                failure = "drained";
+            }
+            inWindow = consumed.get() - before;
+            elapsed = Math.max(0, stopped - started);
+            long cpuAfter = processCpuNanos();
+            cpu = cpuBefore < 0 ? -1 : cpuAfter - cpuBefore;
+        } finally {
+            c.shutdown();
+        }
+        Map<String, Object> m = figures("push-window", inWindow, elapsed, cpu, failure);
+        m.put("before", before);
+        return m;
     }
 
     private Map<String, Object> lite(String topic, String group, long messages, long stallMs, long deadlineMs)
