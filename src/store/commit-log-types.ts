@@ -31,6 +31,11 @@ export interface CommitLogOptions {
   maxPendingBytes?: number;
   /** Largest single write [4 MiB]; more queued bytes go out in the next write. */
   maxWriteBytes?: number;
+  /**
+   * After a write ran out of space (ENOSPC, EDQUOT, EFBIG), how long appends are refused before one is
+   * tried again [10 s, upstream's cleanResourceInterval, at which it re-checks the disk].
+   */
+  diskFullRetryInterval?: number;
   /** Upstream `checkCRCOnRecover` [true]. */
   checkCRCOnRecover?: boolean;
   /**

@@ -69,6 +69,25 @@ export function mkdirDurable(dir: string, io: FileIO = nodeFileIO): void {
   fsyncDirectory(parent, io);
 }
 
+/** errno codes of a write the file system refused for space: a full disk, a quota, a file-size limit. */
+const OUT_OF_SPACE_CODES: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
+
+/**
+ * Whether `err` (or an error it wraps) is a write refused for space. Such a write stores nothing past
+ * the bytes it reports, and nothing written before it is lost, so writing again from the last good
+ * position once space returns leaves no hole (unlike EIO, after which the page cache may not match
+ * the disk).
+ */
+export function isOutOfSpace(err: unknown): boolean {
+  let e: unknown = err;
+  for (let depth = 0; e instanceof Error && depth < 8; depth++) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== undefined && OUT_OF_SPACE_CODES.has(code)) return true;
+    e = e.cause;
+  }
+  return false;
+}
+
 /** Error text with the errno code first, e.g. `EIO: i/o error, write`. */
 export function describeError(err: unknown): string {
   if (err instanceof Error) return err.message;

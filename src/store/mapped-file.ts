@@ -67,6 +67,11 @@ export class MappedFile extends PositionalFile<StoreIOError> {
     this.fileFromOffset = fileFromOffset;
   }
 
+  /** The commit log writes again from the write position after running out of space (CommitLog.outOfSpace). */
+  protected override writesAgainAfterOutOfSpace(): boolean {
+    return true;
+  }
+
   /**
    * Creates `dir/<offset>` at full size and makes the new directory entry durable before anything is
    * written to it. Fails if the file already exists: a leftover file must be examined, not overwritten.

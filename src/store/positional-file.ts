@@ -7,13 +7,22 @@
  * anything is written, so a reader of the directory — ours or the official broker — sees upstream's
  * layout. After a failed write or fsync the file refuses every further write: the page cache may no
  * longer match the disk, and writing on after a hole would turn a lost tail into damage in the middle.
+ * A write refused for space (ENOSPC, EDQUOT, EFBIG) is the exception for an owner that writes the
+ * range again (the commit log): it lost nothing, so the file stays writable.
  * Closing waits for running asynchronous calls, so a descriptor is never closed (and reused) under them.
  */
 
 import type * as fs from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from '../common/logger.js';
-import { describeError, type FileIO, fsyncDirectory, mkdirDurable, nodeFileIO } from './file-io.js';
+import {
+  describeError,
+  type FileIO,
+  fsyncDirectory,
+  isOutOfSpace,
+  mkdirDurable,
+  nodeFileIO,
+} from './file-io.js';
 
 /** How a kind of segment file reports trouble: the commit log and the logic queues have their own errors. */
 export interface FileFaults<E extends Error> {
@@ -184,8 +193,17 @@ export abstract class PositionalFile<E extends Error> {
       `${what} of ${length} bytes at offset ${position} failed`,
       err,
     );
-    this.failure ??= failure;
+    if (what !== 'write' || !isOutOfSpace(err) || !this.writesAgainAfterOutOfSpace())
+      this.failure ??= failure;
     return failure;
+  }
+
+  /**
+   * Whether this file's owner writes a failed range again, from its last good position, after a write
+   * refused for space (isOutOfSpace): then such a write leaves no hole and the file stays writable.
+   */
+  protected writesAgainAfterOutOfSpace(): boolean {
+    return false;
   }
 
   /** Positional write of `data[offset, offset+length)`; loops over short writes. */

@@ -173,9 +173,9 @@ test('an asynchronous write failure and an fdatasync failure also stop writes', 
   try {
     const io = new TestIO();
     const a = MappedFile.create(root, 0, 4096, { io });
-    io.failNextWrite = ioError('ENOSPC', 'write');
-    await assert.rejects(a.write(0, Buffer.from('abc')), /write of 3 bytes at offset 0 failed: ENOSPC/);
-    await assert.rejects(a.write(0, Buffer.from('abc')), /refused after an earlier failure: .*ENOSPC/);
+    io.failNextWrite = ioError('EIO', 'write');
+    await assert.rejects(a.write(0, Buffer.from('abc')), /write of 3 bytes at offset 0 failed: EIO/);
+    await assert.rejects(a.write(0, Buffer.from('abc')), /refused after an earlier failure: .*EIO/);
     a.shutdown();
 
     const b = MappedFile.create(root, 4096, 4096, { io });
@@ -185,6 +185,23 @@ test('an asynchronous write failure and an fdatasync failure also stop writes', 
     assert.equal(b.getFlushedPosition(), 0);
     assert.throws(() => b.appendMessage(Buffer.from('d')), /refused after an earlier failure: .*fdatasync/);
     b.shutdown();
+  } finally {
+    cleanup();
+  }
+});
+
+test('a write refused for space leaves the file writable: it lost nothing', async () => {
+  const { root, cleanup } = tempStoreDir();
+  try {
+    const io = new TestIO();
+    const file = MappedFile.create(root, 0, 4096, { io });
+    io.failNextWrite = ioError('ENOSPC', 'write');
+    await assert.rejects(file.write(0, Buffer.from('abc')), /failed: ENOSPC/);
+    io.failNextWrite = ioError('EFBIG', 'write');
+    assert.throws(() => file.writeSync(0, Buffer.from('abc')), /failed: EFBIG/);
+    assert.equal(file.getFailure(), undefined);
+    await file.write(0, Buffer.from('abc'));
+    file.shutdown();
   } finally {
     cleanup();
   }
