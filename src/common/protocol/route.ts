@@ -41,7 +41,8 @@ function readBrokerData(r: BodyReader): BrokerData {
   const brokerAddrs = new Map<number, string>();
   for (const [id, addr] of r.field('brokerAddrs').entries()) {
     const brokerId = Number(id);
-    if (!Number.isSafeInteger(brokerId)) r.fail(`broker id ${id} is not a number`);
+    // Number() also takes "", " ", "0x1" and "1e2"; a Java long key is only ever its decimal text.
+    if (!Number.isSafeInteger(brokerId) || String(brokerId) !== id) r.fail(`broker id ${id} is not a number`);
     brokerAddrs.set(brokerId, addr.string());
   }
   return { cluster: r.field('cluster').string(), brokerName: r.field('brokerName').string(), brokerAddrs };

@@ -34,7 +34,10 @@ const ORDER_CACHE_LIMIT = 1024;
  */
 export function extFieldsOrder(ext: Record<string, string>): readonly string[] {
   const keys = Object.keys(ext);
-  const signature = keys.join('\u0000');
+  // NUL joins the keys: a key holding a NUL could pass for two keys, so such sets are not cached, and
+  // the count tells the empty set from one empty key. Either collision would drop a later header's fields.
+  if (keys.some((k) => k.includes('\u0000'))) return javaHashMapOrder(keys);
+  const signature = `${keys.length}\u0000${keys.join('\u0000')}`;
   let order = orderCache.get(signature);
   if (order === undefined) {
     order = javaHashMapOrder(keys);
