@@ -5,7 +5,7 @@
  * - `tracing:rocketmq-ts:producer:send:*` (a TracingChannel): one trace per send call, retries
  *   included; the context is a SendTraceContext, with `result` or `error` set at the end.
  * - `rocketmq-ts:producer:retry`: a send attempt failed and another follows (SendRetryEvent).
- * - `rocketmq-ts:client:route-change`: a topic's route changed or vanished (RouteChangeEvent).
+ * - `rocketmq-ts:client:route-change`: a topic's route changed (RouteChangeEvent).
  * - `rocketmq-ts:client:heartbeat-failure`: a heartbeat to a broker failed (HeartbeatFailureEvent).
  * - `rocketmq-ts:consumer:rebalance`: the queues a consumer holds of a topic changed (RebalanceEvent).
  * - `tracing:rocketmq-ts:consumer:consume:*` (a TracingChannel): one trace per listener call

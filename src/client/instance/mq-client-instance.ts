@@ -18,7 +18,6 @@ import { RemotingClient } from '../../remoting/transport/remoting-client.js';
 import { buildMQClientId, type ClientConfig } from '../client-config.js';
 import { heartbeatFailureChannel, routeChangeChannel } from '../diagnostics.js';
 import { errorText } from '../errors.js';
-import { TopicPublishInfo } from '../producer/topic-publish-info.js';
 import { type ClientRemotingHost, registerClientProcessors } from './client-remoting-processor.js';
 import type { InnerProducer, MQConsumerInner, MQProducerInner } from './inner.js';
 import { MQAdminImpl } from './mq-admin-impl.js';
@@ -76,8 +75,6 @@ export class MQClientInstance implements ClientRemotingHost {
   readonly brokerVersionTable = new Map<string, Map<string, number>>();
   private readonly producerTable = new Map<string, MQProducerInner>();
   private readonly consumerTable = new Map<string, MQConsumerInner>();
-  /** Topics whose cached route is the auto-create template, not the topic's own. */
-  private readonly templateRoutes = new Set<string>();
   private readonly routeUpdates = new Map<string, Promise<boolean>>();
   /** Why the last route request of a topic failed, until one succeeds. */
   private readonly routeErrors = new Map<string, unknown>();
@@ -403,7 +400,17 @@ export class MQClientInstance implements ClientRemotingHost {
     }
     this.routeErrors.delete(topic);
     if (this.state === 'SHUTDOWN_ALREADY') return false;
-    if (route === undefined) return this.forgetRoute(topic, template !== undefined);
+    // TOPIC_NOT_EXIST leaves the cache as it is, as upstream's client has it: a restarted name server
+    // knows no topic until the brokers register again (registerNameServerPeriod), and the clients'
+    // sends and pulls must go on meanwhile with the routes they hold.
+    if (route === undefined) {
+      if (this.topicRouteTable.has(topic))
+        this.logger.warn('route update: the name servers do not know the topic; the cached route stays', {
+          clientId: this.clientId,
+          topic,
+        });
+      return false;
+    }
     if (template !== undefined) {
       for (const qd of route.queueDatas) {
         const nums = Math.min(template.defaultTopicQueueNums, qd.readQueueNums);
@@ -426,34 +433,12 @@ export class MQClientInstance implements ClientRemotingHost {
     }
     const cached = cloneTopicRouteData(route);
     this.topicRouteTable.set(topic, cached);
-    if (template === undefined) this.templateRoutes.delete(topic);
-    else this.templateRoutes.add(topic);
     if (changed) {
       this.logger.info('topic route changed', { clientId: this.clientId, topic });
       if (routeChangeChannel.hasSubscribers) {
         routeChangeChannel.publish({ clientId: this.clientId, topic, route: cloneTopicRouteData(cached) });
       }
     }
-    return true;
-  }
-
-  /**
-   * The name servers no longer know `topic`: a route of its own that was cached is dropped, and the
-   * producers and consumers get an empty one (a later send asks again and may auto-create the topic).
-   * A template route stays: the topic was never registered yet.
-   */
-  private forgetRoute(topic: string, asTemplate: boolean): boolean {
-    if (asTemplate || !this.topicRouteTable.has(topic) || this.templateRoutes.has(topic)) return false;
-    this.topicRouteTable.delete(topic);
-    for (const producer of this.producerTable.values())
-      producer.updateTopicPublishInfo(topic, new TopicPublishInfo());
-    for (const consumer of this.consumerTable.values()) consumer.updateTopicSubscribeInfo(topic, []);
-    this.logger.info('topic route removed: the name servers no longer know the topic', {
-      clientId: this.clientId,
-      topic,
-    });
-    if (routeChangeChannel.hasSubscribers)
-      routeChangeChannel.publish({ clientId: this.clientId, topic, route: undefined });
     return true;
   }
 
