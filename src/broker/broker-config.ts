@@ -18,8 +18,15 @@ import { parseJavaBoolean, parseJavaInt, parseJavaLong } from '../common/java-pa
 import { parseJavaProperties } from '../common/java-properties.js';
 import type { Logger } from '../common/logger.js';
 import { localAddress } from '../common/platform/local-address.js';
+import { DEFAULT_FILTER_CACHE_SIZE } from '../filter/filter-factory.js';
+import {
+  DEFAULT_NAMED_FILTER_MAX_TIMEOUTS,
+  DEFAULT_NAMED_FILTER_TIMEOUT_MILLIS,
+} from '../filter/named-filter.js';
 import { DEFAULT_SQL_MAX_DEPTH, DEFAULT_SQL_MAX_LENGTH } from '../filter/sql/parser.js';
+import { DEFAULT_REQUEST_BODY_MAX_SIZE } from '../remoting/transport/body-limits.js';
 import { DEFAULT_MESSAGE_STORE_CONFIG, type MessageStoreConfig } from '../store/config.js';
+import { DEFAULT_MAX_STATS_ITEMS_PER_SET } from './stats/broker-stats-manager.js';
 
 export type BrokerRole = 'ASYNC_MASTER' | 'SYNC_MASTER' | 'SLAVE';
 
@@ -124,6 +131,37 @@ export interface BrokerConfig extends MessageStoreConfig {
    * map stops the start. Empty [default]: no named filters. Never changeable remotely.
    */
   namedFilterModule: string;
+  /**
+   * Compiled filter expressions (SQL92) the broker keeps by text, failures included, least recently
+   * used dropped first; 0 keeps none. Our setting [256]: upstream's parse cache has no bound.
+   */
+  filterExpressionCacheSize: number;
+  /**
+   * Keys each broker statistic keeps (topics, topic@group, queue keys...): creating one more drops
+   * the oldest-created, so client-chosen names cannot grow the stats without bound (about 1 KiB a
+   * key). Our setting [100000]: upstream keeps every key until its topic or group is deleted.
+   */
+  maxStatsItemsPerSet: number;
+  /**
+   * Longest one call of a named filter may run, in ms: a call still running then is stopped, its
+   * message does not match, and a warning names the filter. Each guarded call costs tens of
+   * microseconds (Node's vm watchdog); 0 runs filters unguarded, as fast as a function call, and a
+   * filter that loops then hangs the broker. Our setting [100]: upstream has no named filters.
+   */
+  namedFilterTimeoutMillis: number;
+  /**
+   * Deadline breaches after which a named filter is disabled until restart (it is no longer called
+   * and matches nothing, logged as an error); 0 never disables it. Our setting [3].
+   */
+  namedFilterMaxTimeouts: number;
+  /**
+   * Largest body, in bytes, of a request whose code carries no message (heartbeats, lock and unlock
+   * batches, configuration bodies...): a larger one is refused with MESSAGE_ILLEGAL before it is
+   * decoded, so one huge JSON body cannot stall the broker. Sends keep the frame limit (16 MiB).
+   * Our setting [1048576]: upstream has only the frame limit. Per-code exceptions: the remoting
+   * setting requestBodyMaxSizeByCode (programmatic only). Read at start.
+   */
+  requestBodyMaxSize: number;
   /** Interface to listen on; undefined = every interface, as upstream. Not read from files. */
   listenHost: string | undefined;
   /** ms between scans for clients without heartbeat (ClientHousekeepingService: 10 s). */
@@ -268,6 +306,11 @@ export const BROKER_CONFIG_KEYS: { readonly [K in BrokerConfigFileKey]: ConfigKe
   filterExpressionMaxLength: { kind: INT, owner: 'rocketmq-ts' },
   filterExpressionMaxDepth: { kind: INT, owner: 'rocketmq-ts' },
   namedFilterModule: { kind: STR, owner: 'rocketmq-ts' },
+  filterExpressionCacheSize: { kind: INT, owner: 'rocketmq-ts' },
+  maxStatsItemsPerSet: { kind: INT, owner: 'rocketmq-ts' },
+  namedFilterTimeoutMillis: { kind: INT, owner: 'rocketmq-ts' },
+  namedFilterMaxTimeouts: { kind: INT, owner: 'rocketmq-ts' },
+  requestBodyMaxSize: { kind: INT, owner: 'rocketmq-ts' },
 };
 
 /**
@@ -494,6 +537,11 @@ export const DEFAULT_BROKER_CONFIG: Readonly<
   filterExpressionMaxLength: DEFAULT_SQL_MAX_LENGTH,
   filterExpressionMaxDepth: DEFAULT_SQL_MAX_DEPTH,
   namedFilterModule: '',
+  filterExpressionCacheSize: DEFAULT_FILTER_CACHE_SIZE,
+  maxStatsItemsPerSet: DEFAULT_MAX_STATS_ITEMS_PER_SET,
+  namedFilterTimeoutMillis: DEFAULT_NAMED_FILTER_TIMEOUT_MILLIS,
+  namedFilterMaxTimeouts: DEFAULT_NAMED_FILTER_MAX_TIMEOUTS,
+  requestBodyMaxSize: DEFAULT_REQUEST_BODY_MAX_SIZE,
 });
 
 /** Every default, the machine-dependent ones from `env`. */
@@ -617,6 +665,8 @@ export function validateBrokerConfig(c: BrokerConfig): BrokerConfig {
     ['transactionCheckInterval', c.transactionCheckInterval],
     ['maxMsgsNumBatch', c.maxMsgsNumBatch],
     ['osPageCacheBusyTimeOutMills', c.osPageCacheBusyTimeOutMills],
+    ['requestBodyMaxSize', c.requestBodyMaxSize],
+    ['maxStatsItemsPerSet', c.maxStatsItemsPerSet],
   ];
   for (const [name, v] of positive) {
     if (!Number.isFinite(v) || v <= 0) errors.push(`${name} must be > 0, got ${v}`);
@@ -630,6 +680,9 @@ export function validateBrokerConfig(c: BrokerConfig): BrokerConfig {
     ['connectTimeoutMillis', c.connectTimeoutMillis],
     ['transactionTimeOut', c.transactionTimeOut],
     ['filterDataCleanTimeSpan', c.filterDataCleanTimeSpan],
+    ['namedFilterTimeoutMillis', c.namedFilterTimeoutMillis],
+    ['namedFilterMaxTimeouts', c.namedFilterMaxTimeouts],
+    ['filterExpressionCacheSize', c.filterExpressionCacheSize],
   ];
   for (const [name, v] of nonNegative) {
     if (!Number.isFinite(v) || v < 0) errors.push(`${name} must be >= 0, got ${v}`);

@@ -166,6 +166,9 @@ export class BrokerController implements BrokerContext {
         brokerRole: this.config.brokerRole,
         offsetCheckInSlave: this.config.offsetCheckInSlave,
         messageDelayLevel: this.config.messageDelayLevel,
+        retention: { cleanResourceInterval: this.config.cleanResourceInterval },
+        // Upstream re-checks a full disk at each retention round; a write out of space waits as long.
+        commitLog: { diskFullRetryInterval: this.config.cleanResourceInterval },
       });
       this.messageStore = this.ownStore;
     } else {
@@ -186,11 +189,14 @@ export class BrokerController implements BrokerContext {
     this.brokerStatsManager = new BrokerStatsManager({
       clusterName: this.config.brokerClusterName,
       clock: this.clock,
+      maxStatsItemsPerSet: this.config.maxStatsItemsPerSet,
     });
     this.brokerStats = new BrokerStats(this.messageStore, this.clock, this.logger.child('stats'));
     this.namedFilters = new NamedFilterRegistry({
       logger: this.logger.child('namedFilter'),
       configureHint: 'broker.conf namedFilterModule is empty',
+      timeoutMillis: this.config.namedFilterTimeoutMillis,
+      maxTimeouts: this.config.namedFilterMaxTimeouts,
     });
     this.consumerFilterManager = new ConsumerFilterManager({
       clock: this.clock,
@@ -199,6 +205,7 @@ export class BrokerController implements BrokerContext {
         namedFilters: this.namedFilters,
         maxLength: this.config.filterExpressionMaxLength,
         maxDepth: this.config.filterExpressionMaxDepth,
+        cacheSize: this.config.filterExpressionCacheSize,
       }),
     });
     this.consumerFilter = options.consumerFilter ?? this.consumerFilterManager;
@@ -257,6 +264,7 @@ export class BrokerController implements BrokerContext {
     const serverSettings: Partial<RemotingServerSettings> = {
       serverChannelMaxIdleTimeSeconds: config.serverChannelMaxIdleTimeSeconds,
       serverSocketBacklog: config.serverSocketBacklog,
+      requestBodyMaxSize: config.requestBodyMaxSize,
       ...options.remoting,
     };
     const remotingLogger = this.logger.child('remoting');

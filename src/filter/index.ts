@@ -43,6 +43,8 @@ export {
 } from './message-filter.js';
 export { filterExpressionType, isNamedType, NAMED_EXPRESSION_TYPE } from './named-expression.js';
 export {
+  DEFAULT_NAMED_FILTER_MAX_TIMEOUTS,
+  DEFAULT_NAMED_FILTER_TIMEOUT_MILLIS,
   describeFilterName,
   NamedFilterExpression,
   type NamedFilterFailure,

@@ -11,6 +11,11 @@
  * broker's event loop for every message a NAMED pull examines, so it must be quick and must not block.
  * A filter that throws or returns anything but a boolean does not match that message; the broker logs
  * one warning per filter and reason, not one per message.
+ *
+ * Each call runs under a deadline (namedFilterTimeoutMillis): a call that runs longer is stopped, the
+ * message does not match and a warning names the filter. After namedFilterMaxTimeouts such breaches
+ * the filter is disabled until the broker restarts: it is no longer called and matches nothing, so a
+ * filter that loops on every message costs the broker that many deadlines, not one per message.
  */
 import { ValidationError } from '../common/errors.js';
 import type { Logger } from '../common/logger.js';
@@ -26,6 +31,12 @@ import {
 import { FilterCompileError, FilterEvaluationError } from './errors.js';
 import type { CompiledFilterExpression, NamedFilterLookup } from './filter-factory.js';
 import { NAMED_EXPRESSION_TYPE } from './named-expression.js';
+import { DeadlineRunner, TIMED_OUT } from './named-filter-deadline.js';
+
+/** namedFilterTimeoutMillis: longest one call of a named filter may run; 0 runs it with no deadline. */
+export const DEFAULT_NAMED_FILTER_TIMEOUT_MILLIS = 100;
+/** namedFilterMaxTimeouts: breaches of the deadline after which a filter is disabled; 0 never disables. */
+export const DEFAULT_NAMED_FILTER_MAX_TIMEOUTS = 3;
 
 /** What a named filter is given: one stored message, read-only. */
 export interface NamedFilterMessage {
@@ -193,6 +204,10 @@ export interface NamedFilterRegistryOptions {
   readonly logger?: Logger;
   /** Ends the "not configured" message: where the operator configures named filters. */
   readonly configureHint?: string;
+  /** Deadline of one call in ms [DEFAULT_NAMED_FILTER_TIMEOUT_MILLIS]; 0: no deadline (no guard cost). */
+  readonly timeoutMillis?: number;
+  /** Breaches before a filter is disabled [DEFAULT_NAMED_FILTER_MAX_TIMEOUTS]; 0: never disabled. */
+  readonly maxTimeouts?: number;
 }
 
 /** A compiled NAMED expression: the commit-log stage hands it whole records. */
@@ -238,10 +253,36 @@ export class NamedFilterRegistry implements NamedFilterLookup {
   readonly #warned = new Set<string>();
   readonly #logger: Logger | undefined;
   readonly #configureHint: string | undefined;
+  readonly #timeoutMillis: number;
+  readonly #maxTimeouts: number;
+  readonly #deadline = new DeadlineRunner();
+  /** Deadline breaches per filter name; bounded by the number of configured filters. */
+  readonly #timeouts = new Map<string, number>();
+  readonly #disabled = new Set<string>();
 
   constructor(options: NamedFilterRegistryOptions = {}) {
     this.#logger = options.logger;
     this.#configureHint = options.configureHint;
+    this.#timeoutMillis = options.timeoutMillis ?? DEFAULT_NAMED_FILTER_TIMEOUT_MILLIS;
+    this.#maxTimeouts = options.maxTimeouts ?? DEFAULT_NAMED_FILTER_MAX_TIMEOUTS;
+    for (const [what, v] of [
+      ['timeoutMillis', this.#timeoutMillis],
+      ['maxTimeouts', this.#maxTimeouts],
+    ] as const) {
+      if (!Number.isInteger(v) || v < 0) {
+        throw new ValidationError(`NamedFilterRegistry ${what} must be an integer >= 0, got ${v}`);
+      }
+    }
+  }
+
+  /** True once `name` broke its deadline namedFilterMaxTimeouts times: it is no longer run. */
+  isDisabled(name: string): boolean {
+    return this.#disabled.has(name);
+  }
+
+  /** How often `name` ran out of time. */
+  timeoutCount(name: string): number {
+    return this.#timeouts.get(name) ?? 0;
   }
 
   get configured(): boolean {
@@ -279,9 +320,17 @@ export class NamedFilterRegistry implements NamedFilterLookup {
 
   /** Runs `filter` on `message`: its boolean, or false (and a warning, once) when it has none. */
   run(name: string, filter: NamedFilterFunction, message: NamedFilterMessage): boolean {
+    if (this.#disabled.has(name)) return false;
     let result: unknown;
     try {
-      result = filter(message);
+      if (this.#timeoutMillis === 0) result = filter(message);
+      else {
+        result = this.#deadline.run(() => filter(message), this.#timeoutMillis);
+        if (result === TIMED_OUT) {
+          this.onTimeout(name);
+          return false;
+        }
+      }
     } catch (error) {
       this.warnOnce(name, 'threw', error instanceof Error ? error.message : String(error));
       return false;
@@ -291,6 +340,30 @@ export class NamedFilterRegistry implements NamedFilterLookup {
     if (result instanceof Promise) result.catch(() => undefined);
     this.warnOnce(name, 'returned a non-boolean', typeName(result));
     return false;
+  }
+
+  private onTimeout(name: string): void {
+    const count = (this.#timeouts.get(name) ?? 0) + 1;
+    this.#timeouts.set(name, count);
+    const disable = this.#maxTimeouts > 0 && count >= this.#maxTimeouts;
+    if (disable) this.#disabled.add(name);
+    const fields = {
+      filter: name,
+      timeoutMillis: this.#timeoutMillis,
+      timeouts: count,
+      maxTimeouts: this.#maxTimeouts,
+    };
+    if (disable) {
+      this.#logger?.error(
+        'a named filter ran past its deadline too often and is disabled until restart: it matches nothing',
+        fields,
+      );
+    } else {
+      this.#logger?.warn(
+        'a named filter ran past its deadline and was stopped; the message does not match',
+        fields,
+      );
+    }
   }
 
   private warnOnce(name: string, failure: NamedFilterFailure, detail: string): void {

@@ -156,8 +156,10 @@ export class ConsumerManager {
 
   /**
    * Drops members silent for channelExpiredTimeout and closes their connections; empty groups go.
-   * As upstream, nobody is notified here (the member is gone from the table before its connection
-   * closes, so the close event finds nothing); the others rebalance on their own timer.
+   * As upstream, no member is notified here (the member is gone from the table before its connection
+   * closes, so the close event finds nothing); the others rebalance on their own timer. Unlike
+   * upstream, a group emptied here is UNREGISTERed: otherwise its consumer filter data, marked dead
+   * only by that event, would never be cleaned when its clients vanished without closing.
    */
   scanNotActiveChannel(): void {
     for (const [group, groupInfo] of [...this.table]) {
@@ -174,6 +176,7 @@ export class ConsumerManager {
           group,
         });
         this.table.delete(group);
+        this.listener.handle({ type: 'UNREGISTER', group });
       }
     }
   }

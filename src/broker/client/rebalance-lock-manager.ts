@@ -25,9 +25,20 @@ interface LockEntry {
   lastUpdateTimestamp: number;
 }
 
+/** Entries created before the first sweep of expired locks. */
+const MIN_SWEEP_INTERVAL_ENTRIES = 1024;
+
 export class RebalanceLockManager {
   /** group -> MessageQueue.key -> lock. */
   private readonly table = new Map<string, Map<string, LockEntry>>();
+  /**
+   * Upstream keeps an expired lock until its queue is locked or unlocked again, so queues a client
+   * names once (any topic, any id) would stay forever. An expired entry means the same as none, so
+   * they are swept once as many entries were created as lived after the last sweep: the table stays
+   * within twice the live locks, at an amortised constant cost per lock.
+   */
+  private createdSinceSweep = 0;
+  private sweepAfter = MIN_SWEEP_INTERVAL_ENTRIES;
   private readonly clock: Clock;
   private readonly logger: Logger | undefined;
   readonly lockMaxLiveTime: number;
@@ -75,6 +86,7 @@ export class RebalanceLockManager {
       const entry = locks.get(mq.key);
       if (entry === undefined) {
         locks.set(mq.key, { mq, clientId, lastUpdateTimestamp: now });
+        this.createdSinceSweep++;
         this.logger?.info(
           'tryLockBatch, message queue not locked, I got it',
           this.fields(group, mq, clientId),
@@ -96,7 +108,26 @@ export class RebalanceLockManager {
         });
       }
     }
+    if (this.createdSinceSweep >= this.sweepAfter) this.sweepExpired(now);
     return renewed.concat(got);
+  }
+
+  /** Locks held in the table, expired ones not yet swept included. */
+  get size(): number {
+    let n = 0;
+    for (const locks of this.table.values()) n += locks.size;
+    return n;
+  }
+
+  private sweepExpired(now: number): void {
+    let live = 0;
+    for (const [group, locks] of this.table) {
+      for (const [key, entry] of locks) if (this.isExpired(entry, now)) locks.delete(key);
+      if (locks.size === 0) this.table.delete(group);
+      live += locks.size;
+    }
+    this.createdSinceSweep = 0;
+    this.sweepAfter = Math.max(MIN_SWEEP_INTERVAL_ENTRIES, live);
   }
 
   /** Releases the queues `clientId` holds (expired or not); another client's locks are kept. */

@@ -47,21 +47,32 @@ export interface BrokerStatsManagerOptions {
   /** Upstream enableDetailStat [true]: keep the per-queue sets and key latency by queue. */
   enableQueueStat?: boolean;
   clock: Clock;
+  /** Keys each statistic keeps (broker.conf maxStatsItemsPerSet) [DEFAULT_MAX_STATS_ITEMS_PER_SET]. */
+  maxStatsItemsPerSet?: number;
 }
+
+/**
+ * Keys (topic, topic@group, queue@topic@group...) one statistic keeps before it drops its
+ * oldest-created; each key costs about a kilobyte of samples. Our setting: upstream has no bound.
+ */
+export const DEFAULT_MAX_STATS_ITEMS_PER_SET = 100_000;
 
 export class BrokerStatsManager {
   readonly clusterName: string;
   readonly enableQueueStat: boolean;
   private readonly clock: Clock;
   private readonly statsTable = new Map<string, StatsItemSet>();
-  readonly momentStatsItemSetFallSize = new MomentStatsItemSet(Stats.GROUP_GET_FALL_SIZE);
-  readonly momentStatsItemSetFallTime = new MomentStatsItemSet(Stats.GROUP_GET_FALL_TIME);
+  readonly momentStatsItemSetFallSize: MomentStatsItemSet;
+  readonly momentStatsItemSetFallTime: MomentStatsItemSet;
   private sampling: TimerHandle | undefined;
 
   constructor(options: BrokerStatsManagerOptions) {
     this.clusterName = options.clusterName;
     this.enableQueueStat = options.enableQueueStat ?? true;
     this.clock = options.clock;
+    const maxKeys = options.maxStatsItemsPerSet ?? DEFAULT_MAX_STATS_ITEMS_PER_SET;
+    this.momentStatsItemSetFallSize = new MomentStatsItemSet(Stats.GROUP_GET_FALL_SIZE, maxKeys);
+    this.momentStatsItemSetFallTime = new MomentStatsItemSet(Stats.GROUP_GET_FALL_TIME, maxKeys);
     const names: string[] = [];
     if (this.enableQueueStat) {
       names.push(Stats.QUEUE_PUT_NUMS, Stats.QUEUE_PUT_SIZE, Stats.QUEUE_GET_NUMS, Stats.QUEUE_GET_SIZE);
@@ -87,7 +98,7 @@ export class BrokerStatsManager {
       Stats.COMMERCIAL_SNDBCK_TIMES,
       Stats.COMMERCIAL_PERM_FAILURES,
     );
-    for (const name of names) this.statsTable.set(name, new StatsItemSet(name));
+    for (const name of names) this.statsTable.set(name, new StatsItemSet(name, maxKeys));
   }
 
   /** Starts sampling (idempotent). */

@@ -5,10 +5,20 @@
  */
 import { emptyStatsSnapshot, StatsItem, type StatsSnapshot } from './stats-item.js';
 
+/**
+ * Keys are made of client-chosen names (topics, groups), so a set is bounded: creating a key beyond
+ * `maxKeys` drops the oldest-created one (its counts only, statistics are all that is lost). Upstream
+ * keeps every key until the topic or group is deleted.
+ */
 export class StatsItemSet {
   private readonly statsItemTable = new Map<string, StatsItem>();
+  /** Keys dropped to stay within maxKeys. */
+  evictedCount = 0;
 
-  constructor(readonly statsName: string) {}
+  constructor(
+    readonly statsName: string,
+    readonly maxKeys = Number.POSITIVE_INFINITY,
+  ) {}
 
   addValue(statsKey: string, incValue: number, incTimes: number): void {
     this.getAndCreateStatsItem(statsKey).add(incValue, incTimes);
@@ -53,10 +63,23 @@ export class StatsItemSet {
   private getAndCreateItem(statsKey: string, rt: boolean): StatsItem {
     let item = this.statsItemTable.get(statsKey);
     if (item === undefined) {
+      if (this.statsItemTable.size >= this.maxKeys) this.evictOldest();
       item = new StatsItem(this.statsName, statsKey, rt);
       this.statsItemTable.set(statsKey, item);
     }
     return item;
+  }
+
+  private evictOldest(): void {
+    const oldest = this.statsItemTable.keys().next();
+    if (oldest.done === true) return;
+    this.statsItemTable.delete(oldest.value);
+    this.evictedCount++;
+  }
+
+  /** Keys present. */
+  get size(): number {
+    return this.statsItemTable.size;
   }
 
   getStatsItem(statsKey: string): StatsItem | undefined {
@@ -100,11 +123,19 @@ export class StatsItemSet {
 export class MomentStatsItemSet {
   readonly statsItemTable = new Map<string, { value: number }>();
 
-  constructor(readonly statsName: string) {}
+  /** Bounded as StatsItemSet is: the oldest-created key goes first. */
+  constructor(
+    readonly statsName: string,
+    readonly maxKeys = Number.POSITIVE_INFINITY,
+  ) {}
 
   getAndCreateStatsItem(statsKey: string): { value: number } {
     let item = this.statsItemTable.get(statsKey);
     if (item === undefined) {
+      if (this.statsItemTable.size >= this.maxKeys) {
+        const oldest = this.statsItemTable.keys().next();
+        if (oldest.done !== true) this.statsItemTable.delete(oldest.value);
+      }
       item = { value: 0 };
       this.statsItemTable.set(statsKey, item);
     }

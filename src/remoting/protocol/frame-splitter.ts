@@ -6,16 +6,35 @@
 import { RemotingCommandError } from '../../common/errors.js';
 import { DEFAULT_MAX_FRAME_SIZE } from './frame.js';
 
+/**
+ * Looks at a frame that spans chunks once its header has arrived, before its body is buffered:
+ * `head` is the frame content up to the end of the header (type/length word and header, no body),
+ * `bodyLength` what the body will be. Returning true drops the rest of the frame unbuffered; it is
+ * then never delivered (the inspector has dealt with it, e.g. refused it).
+ */
+export type FrameHeadInspector = (head: Buffer, bodyLength: number) => boolean;
+
+/** Headers larger than this are not inspected early (the frame is buffered and delivered as usual). */
+const MAX_INSPECTED_HEADER = 64 * 1024;
+
 export class FrameSplitter {
   readonly maxFrameSize: number;
+  private readonly inspector: FrameHeadInspector | undefined;
+  /** Bytes of a dropped frame still to come. */
+  private skipping = 0;
+  /** The pending frame's header length once read from its first 8 bytes; -1 before. */
+  private headerLength = -1;
+  /** The pending frame was offered to the inspector (or cannot be). */
+  private inspected = false;
   /** Bytes of an incomplete frame (or of an incomplete length prefix) carried over between chunks. */
   private parts: Buffer[] = [];
   private partsLength = 0;
   /** Total size of the frame being assembled, prefix included; -1 while the prefix is incomplete. */
   private expected = -1;
 
-  constructor(maxFrameSize = DEFAULT_MAX_FRAME_SIZE) {
+  constructor(maxFrameSize = DEFAULT_MAX_FRAME_SIZE, inspector?: FrameHeadInspector) {
     this.maxFrameSize = maxFrameSize;
+    this.inspector = inspector;
   }
 
   /** Bytes held for an incomplete frame. */
@@ -27,8 +46,15 @@ export class FrameSplitter {
    * Feeds one chunk; calls `onFrame` for every frame it completes, in order. Throws
    * RemotingCommandError on a bad length, after which the stream cannot be resynchronised.
    */
-  push(chunk: Buffer, onFrame: (payload: Buffer) => void): void {
+  push(input: Buffer, onFrame: (payload: Buffer) => void): void {
+    let chunk = input;
     let pos = 0;
+    if (this.skipping > 0) {
+      const dropped = Math.min(this.skipping, chunk.length);
+      this.skipping -= dropped;
+      if (dropped === chunk.length) return;
+      chunk = chunk.subarray(dropped);
+    }
     if (this.partsLength > 0) {
       pos = this.continuePending(chunk, onFrame);
       if (pos < 0) return;
@@ -45,6 +71,7 @@ export class FrameSplitter {
       this.parts.push(rest);
       this.partsLength = rest.length;
       this.expected = rest.length >= 4 ? this.checkLength(rest.readInt32BE(0)) : -1;
+      this.inspectPending();
     }
   }
 
@@ -68,15 +95,46 @@ export class FrameSplitter {
     if (chunk.length - pos < need) {
       this.parts.push(pos === 0 ? chunk : chunk.subarray(pos));
       this.partsLength += chunk.length - pos;
+      this.inspectPending();
       return -1;
     }
     this.parts.push(chunk.subarray(pos, pos + need));
     const frame = Buffer.concat(this.parts, this.expected);
+    this.resetPending();
+    onFrame(frame.subarray(4));
+    return pos + need;
+  }
+
+  private resetPending(): void {
     this.parts = [];
     this.partsLength = 0;
     this.expected = -1;
-    onFrame(frame.subarray(4));
-    return pos + need;
+    this.headerLength = -1;
+    this.inspected = false;
+  }
+
+  /**
+   * Offers the pending (incomplete) frame's head to the inspector once its header is in, and drops
+   * the frame if told to. The header length is read once and the head copied once, so a header that
+   * trickles in is not copied over and over.
+   */
+  private inspectPending(): void {
+    if (this.inspector === undefined || this.inspected || this.expected < 0) return;
+    if (this.headerLength < 0) {
+      if (this.partsLength < 8) return;
+      this.headerLength = Buffer.concat(this.parts, 8).readUInt32BE(4) & 0xffffff;
+      if (this.headerLength > MAX_INSPECTED_HEADER || 8 + this.headerLength > this.expected) {
+        this.inspected = true;
+        return;
+      }
+    }
+    const headEnd = 8 + this.headerLength;
+    if (this.partsLength < headEnd) return;
+    this.inspected = true;
+    const head = Buffer.concat(this.parts, headEnd).subarray(4);
+    if (!this.inspector(head, this.expected - headEnd)) return;
+    this.skipping = this.expected - this.partsLength;
+    this.resetPending();
   }
 
   /** Validates a length prefix; returns the whole frame size including the prefix. */

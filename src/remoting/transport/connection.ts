@@ -39,9 +39,21 @@ export interface ProcessorContext {
   invokeOneway(request: RemotingCommand): Promise<void>;
 }
 
+/**
+ * Answers a request from its header alone, before its body is read: true when it did (the body is
+ * then dropped unbuffered and the request never handled), false to read the body as usual.
+ */
+export type BeforeBodyCheck = (
+  connection: Connection,
+  request: RemotingCommand,
+  bodyLength: number,
+) => boolean;
+
 /** Receives the requests a connection reads; must not throw. */
 export interface InboundRequestHandler {
   handleRequest(connection: Connection, request: RemotingCommand): void;
+  /** Offered every request whose frame spans reads, once its header is in (a server's body limits). */
+  readonly checkBeforeBody?: BeforeBodyCheck | undefined;
 }
 
 export interface ConnectionOptions {
@@ -109,7 +121,11 @@ export class Connection extends EventEmitter<ConnectionEvents> implements Proces
       socket?.localAddress !== undefined && socket.localPort !== undefined
         ? formatAddress(socket.localAddress, socket.localPort)
         : 'unknown';
-    this.splitter = new FrameSplitter(this.settings.maxFrameSize);
+    const check = options.handler.checkBeforeBody;
+    this.splitter = new FrameSplitter(
+      this.settings.maxFrameSize,
+      check === undefined ? undefined : (head, bodyLength) => this.checkHead(check, head, bodyLength),
+    );
     this.pending = new PendingRequests(this.remoteAddress, this.onInvokeTimeout);
     this.idleMs = this.settings.channelMaxIdleTimeSeconds * 1000;
 
@@ -343,6 +359,25 @@ export class Connection extends EventEmitter<ConnectionEvents> implements Proces
       });
     }
   };
+
+  /** A frame's head, its body still to come: true if `check` answered the request already. */
+  private checkHead(check: BeforeBodyCheck, head: Buffer, bodyLength: number): boolean {
+    if (this.reason !== undefined) return false;
+    let command: RemotingCommand;
+    try {
+      command = decodeFrame(head);
+    } catch {
+      // Left to the whole frame, which then fails to decode the same way and closes the connection.
+      return false;
+    }
+    if (isResponse(command)) return false;
+    try {
+      return check(this, command, bodyLength);
+    } catch (error) {
+      this.logger.error('request check threw', { remoteAddress: this.remoteAddress, error: describe(error) });
+      return false;
+    }
+  }
 
   private closeMalformed(error: unknown): void {
     if (this.reason !== undefined) return;

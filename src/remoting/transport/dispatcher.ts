@@ -13,7 +13,8 @@ import {
   SerializeType,
 } from '../protocol/command.js';
 import { ResponseCode } from '../protocol/response-code.js';
-import type { Connection, InboundRequestHandler } from './connection.js';
+import { bodyOverLimitRemark } from './body-limits.js';
+import type { BeforeBodyCheck, Connection, InboundRequestHandler } from './connection.js';
 import type { RequestProcessor, RPCHook } from './processor.js';
 
 /** Upstream's remark for a rejectRequest() refusal. */
@@ -28,9 +29,24 @@ export class RequestDispatcher implements InboundRequestHandler {
   private defaultProcessor: RequestProcessor | undefined;
   private readonly hooks: RPCHook[] = [];
   private readonly logger: Logger;
+  /** The largest body a request of a code may carry; undefined (a client's dispatcher): no check. */
+  private readonly bodyLimit: ((code: number) => number) | undefined;
+  /** With body limits: refuses an oversized request from its header, before its body is buffered. */
+  readonly checkBeforeBody: BeforeBodyCheck | undefined;
 
-  constructor(logger: Logger) {
+  constructor(logger: Logger, bodyLimit?: (code: number) => number) {
     this.logger = logger;
+    this.bodyLimit = bodyLimit;
+    this.checkBeforeBody =
+      bodyLimit === undefined
+        ? undefined
+        : (connection, request, bodyLength) => {
+            if (!this.processors.has(request.code) && this.defaultProcessor === undefined) return false;
+            const limit = bodyLimit(request.code);
+            if (bodyLength <= limit) return false;
+            this.refuseBody(connection, request, limit, bodyLength);
+            return true;
+          };
   }
 
   registerProcessor(code: number, processor: RequestProcessor): void {
@@ -74,6 +90,13 @@ export class RequestDispatcher implements InboundRequestHandler {
         code: request.code,
       });
       return;
+    }
+    if (this.bodyLimit !== undefined && request.body !== undefined) {
+      const limit = this.bodyLimit(request.code);
+      if (request.body.length > limit) {
+        this.refuseBody(connection, request, limit, request.body.length);
+        return;
+      }
     }
     if (processor.rejectRequest?.() === true) {
       // Upstream sends this one without looking at the oneway bit, too.
@@ -124,6 +147,24 @@ export class RequestDispatcher implements InboundRequestHandler {
       // The response cannot be encoded (too large, bad field): tell the peer instead of leaving it waiting.
       this.replyError(connection, request, error);
     }
+  }
+
+  /** Before any processor or hook sees the body, so an oversized one is never decoded. */
+  private refuseBody(connection: Connection, request: RemotingCommand, limit: number, size: number): void {
+    this.logger.warn('request body exceeds its limit, refused', {
+      remoteAddress: connection.remoteAddress,
+      code: request.code,
+      bodySize: size,
+      limit,
+    });
+    if (isOneway(request)) return;
+    this.sendQuietly(
+      connection,
+      createResponse(request, ResponseCode.MESSAGE_ILLEGAL, {
+        remark: bodyOverLimitRemark(request.code, size, limit),
+        serializeType: SerializeType.JSON,
+      }),
+    );
   }
 
   private replyError(connection: Connection, request: RemotingCommand, error: unknown): void {

@@ -1,5 +1,13 @@
 export { formatAddress, type HostPort, parseAddress } from './address.js';
 export {
+  bodyOverLimitRemark,
+  DEFAULT_REQUEST_BODY_MAX_SIZE,
+  DEFAULT_REQUEST_BODY_MAX_SIZE_BY_CODE,
+  type RequestBodyLimitSettings,
+  requestBodyLimit,
+} from './body-limits.js';
+export {
+  type BeforeBodyCheck,
   Connection,
   type ConnectionEvents,
   type ConnectionOptions,

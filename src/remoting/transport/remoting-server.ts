@@ -8,6 +8,7 @@ import type { Duplex } from 'node:stream';
 import { RocketMQError } from '../../common/errors.js';
 import { createLogger, type Logger } from '../../common/logger.js';
 import { formatAddress } from './address.js';
+import { requestBodyLimit } from './body-limits.js';
 import { Connection } from './connection.js';
 import { RequestDispatcher } from './dispatcher.js';
 import type { RequestProcessor, RPCHook } from './processor.js';
@@ -59,7 +60,8 @@ export class RemotingServer extends EventEmitter<RemotingServerEvents> {
     this.settings = serverSettings(settings);
     this.logger = options.logger ?? createLogger('remoting.server');
     this.connectionSettings = serverConnectionSettings(this.settings);
-    this.dispatcher = new RequestDispatcher(this.logger);
+    const limits = this.settings;
+    this.dispatcher = new RequestDispatcher(this.logger, (code) => requestBodyLimit(limits, code));
   }
 
   registerProcessor(code: number, processor: RequestProcessor): void {

@@ -5,6 +5,7 @@
 import { ValidationError } from '../../common/errors.js';
 import { SerializeType } from '../protocol/command.js';
 import { DEFAULT_MAX_FRAME_SIZE } from '../protocol/frame.js';
+import { DEFAULT_REQUEST_BODY_MAX_SIZE, DEFAULT_REQUEST_BODY_MAX_SIZE_BY_CODE } from './body-limits.js';
 
 /** What one Connection needs; the server and client derive it from their own settings. */
 export interface ConnectionSettings {
@@ -40,6 +41,16 @@ export interface RemotingServerSettings {
   /** Server-to-client requests waiting per connection. */
   maxPendingRequests: number;
   defaultInvokeTimeoutMs: number;
+  /**
+   * Largest body of a request whose code is not in requestBodyMaxSizeByCode, refused with
+   * MESSAGE_ILLEGAL before any processor decodes it (see body-limits.ts). Our setting [1 MiB].
+   */
+  requestBodyMaxSize: number;
+  /**
+   * Per-code exceptions to requestBodyMaxSize; overrides are merged over the defaults, which give the
+   * message-carrying codes and REGISTER_BROKER the frame limit.
+   */
+  requestBodyMaxSizeByCode: Readonly<Record<number, number>>;
 }
 
 export interface RemotingClientSettings {
@@ -69,6 +80,8 @@ export const DEFAULT_REMOTING_SERVER_SETTINGS: Readonly<RemotingServerSettings> 
   serverSocketBacklog: 1024,
   maxPendingRequests: 65535,
   defaultInvokeTimeoutMs: 3000,
+  requestBodyMaxSize: DEFAULT_REQUEST_BODY_MAX_SIZE,
+  requestBodyMaxSizeByCode: DEFAULT_REQUEST_BODY_MAX_SIZE_BY_CODE,
 });
 
 export const DEFAULT_REMOTING_CLIENT_SETTINGS: Readonly<RemotingClientSettings> = Object.freeze({
@@ -90,8 +103,23 @@ function checkNonNegative(owner: string, values: Record<string, number | boolean
 }
 
 export function serverSettings(overrides: Partial<RemotingServerSettings> = {}): RemotingServerSettings {
-  const s = { ...DEFAULT_REMOTING_SERVER_SETTINGS, ...overrides };
-  checkNonNegative('RemotingServerSettings', { ...s });
+  const s = {
+    ...DEFAULT_REMOTING_SERVER_SETTINGS,
+    ...overrides,
+    requestBodyMaxSizeByCode: Object.freeze({
+      ...DEFAULT_REMOTING_SERVER_SETTINGS.requestBodyMaxSizeByCode,
+      ...overrides.requestBodyMaxSizeByCode,
+    }),
+  };
+  const { requestBodyMaxSizeByCode: byCode, ...numbers } = s;
+  checkNonNegative('RemotingServerSettings', numbers);
+  for (const [code, limit] of Object.entries(byCode)) {
+    if (!Number.isInteger(Number(code)) || typeof limit !== 'number' || !(limit >= 0)) {
+      throw new ValidationError(
+        `RemotingServerSettings.requestBodyMaxSizeByCode[${code}] must be a number >= 0, got ${limit}`,
+      );
+    }
+  }
   if (s.writeBufferLowWaterMark > s.writeBufferHighWaterMark) {
     throw new ValidationError(
       'RemotingServerSettings.writeBufferLowWaterMark exceeds writeBufferHighWaterMark',

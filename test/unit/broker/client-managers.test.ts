@@ -218,7 +218,7 @@ describe('ConsumerManager', () => {
     assert.equal(cm.getConsumerGroupInfo('g2'), undefined);
   });
 
-  test('expiry: 120 s without heartbeat, the connection is closed, nobody is told', () => {
+  test('expiry: 120 s without heartbeat, the connection is closed, no member is told', () => {
     const { cm, register, clock, events } = consumers();
     const a = new FakeChannel('a:1');
     const b = new FakeChannel('b:1');
@@ -236,6 +236,8 @@ describe('ConsumerManager', () => {
     clock.advance(60_001);
     cm.scanNotActiveChannel();
     assert.equal(cm.getConsumerGroupInfo('g'), undefined);
+    // The emptied group is unregistered (its filter data is then marked dead), nobody is told.
+    assert.deepEqual(events, [{ type: 'UNREGISTER', group: 'g' }]);
   });
 });
 
