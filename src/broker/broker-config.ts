@@ -27,6 +27,9 @@ import { DEFAULT_SQL_MAX_DEPTH, DEFAULT_SQL_MAX_LENGTH } from '../filter/sql/par
 import { DEFAULT_REQUEST_BODY_MAX_SIZE } from '../remoting/transport/body-limits.js';
 import { DEFAULT_MESSAGE_STORE_CONFIG, type MessageStoreConfig } from '../store/config.js';
 import { DEFAULT_MAX_STATS_ITEMS_PER_SET } from './stats/broker-stats-manager.js';
+import { UPSTREAM_IGNORED_KEYS } from './upstream-ignored-keys.js';
+
+export { UPSTREAM_IGNORED_KEYS };
 
 export type BrokerRole = 'ASYNC_MASTER' | 'SYNC_MASTER' | 'SLAVE';
 
@@ -312,129 +315,6 @@ export const BROKER_CONFIG_KEYS: { readonly [K in BrokerConfigFileKey]: ConfigKe
   namedFilterMaxTimeouts: { kind: INT, owner: 'rocketmq-ts' },
   requestBodyMaxSize: { kind: INT, owner: 'rocketmq-ts' },
 };
-
-/**
- * Keys the four upstream classes (4.9.8 setters) or BrokerStartup accept that rocketmq-ts has no use
- * for (thread pools, Netty tuning, DLedger, commercial stats...). A file may carry them; they are
- * reported as ignored, not as unknown.
- */
-export const UPSTREAM_IGNORED_KEYS: ReadonlySet<string> = new Set([
-  // BrokerConfig
-  'rocketmqHome',
-  'messageStorePlugIn',
-  'sendMessageThreadPoolNums',
-  'putMessageFutureThreadPoolNums',
-  'pullMessageThreadPoolNums',
-  'processReplyMessageThreadPoolNums',
-  'queryMessageThreadPoolNums',
-  'adminBrokerThreadPoolNums',
-  'clientManageThreadPoolNums',
-  'consumerManageThreadPoolNums',
-  'heartbeatThreadPoolNums',
-  'endTransactionThreadPoolNums',
-  'fetchNamesrvAddrByAddressServer',
-  'sendThreadPoolQueueCapacity',
-  'putThreadPoolQueueCapacity',
-  'pullThreadPoolQueueCapacity',
-  'replyThreadPoolQueueCapacity',
-  'queryThreadPoolQueueCapacity',
-  'clientManagerThreadPoolQueueCapacity',
-  'consumerManagerThreadPoolQueueCapacity',
-  'heartbeatThreadPoolQueueCapacity',
-  'endTransactionPoolQueueCapacity',
-  'filterServerNums',
-  'highSpeedMode',
-  'commercialEnable',
-  'commercialTimerCount',
-  'commercialTransCount',
-  'commercialBigCount',
-  'commercialBaseCount',
-  'transferMsgByHeap',
-  'maxDelayTime',
-  'disableConsumeIfConsumerReadSlowly',
-  'consumerFallbehindThreshold',
-  'brokerFastFailureEnable',
-  'waitTimeMillsInSendQueue',
-  'waitTimeMillsInPullQueue',
-  'waitTimeMillsInHeartbeatQueue',
-  'waitTimeMillsInTransactionQueue',
-  'startAcceptSendRequestTimeStamp',
-  'enableCalcFilterBitMap',
-  'expectConsumerNumUseFilter',
-  'maxErrorRateOfBloomFilter',
-  'enableDetailStat',
-  'isolateLogEnable',
-  'configBlackList',
-  // NettyServerConfig / NettyClientConfig
-  'serverWorkerThreads',
-  'serverCallbackExecutorThreads',
-  'serverSelectorThreads',
-  'serverOnewaySemaphoreValue',
-  'serverAsyncSemaphoreValue',
-  'serverSocketSndBufSize',
-  'serverSocketRcvBufSize',
-  'serverPooledByteBufAllocatorEnable',
-  'useEpollNativeSelector',
-  // Netty's water marks (0 = Netty's defaults); the transport has its own back-pressure settings.
-  'writeBufferHighWaterMark',
-  'writeBufferLowWaterMark',
-  'clientWorkerThreads',
-  'clientCallbackExecutorThreads',
-  'clientOnewaySemaphoreValue',
-  'clientAsyncSemaphoreValue',
-  'channelNotActiveInterval',
-  'clientSocketSndBufSize',
-  'clientSocketRcvBufSize',
-  'clientPooledByteBufAllocatorEnable',
-  'useTLS',
-  // MessageStoreConfig
-  'storePathDLedgerCommitLog',
-  'readOnlyCommitLogStorePaths',
-  'enableConsumeQueueExt',
-  'mappedFileSizeConsumeQueueExt',
-  'bitMapLengthConsumeQueueExt',
-  'commitIntervalCommitLog',
-  'useReentrantLockWhenPutMessage',
-  'flushCommitLogTimed',
-  'deleteCommitLogFilesInterval',
-  'deleteConsumeQueueFilesInterval',
-  'destroyMapedFileIntervalForcibly',
-  'redeleteHangedFileInterval',
-  'putMsgIndexHightWater',
-  'commitCommitLogLeastPages',
-  'flushLeastPagesWhenWarmMapedFile',
-  'commitCommitLogThoroughInterval',
-  'messageIndexSafe',
-  'haSendHeartbeatInterval',
-  'haHousekeepingInterval',
-  'haTransferBatchSize',
-  'haSlaveFallbehindMax',
-  'slaveTimeout',
-  'cleanFileForciblyEnable',
-  'warmMapedFileEnable',
-  'debugLockEnable',
-  'duplicationEnable',
-  'diskFallRecorded',
-  'transientStorePoolEnable',
-  'transientStorePoolSize',
-  'fastFailIfNoBufferInStorePool',
-  'enableDLegerCommitLog',
-  'dLegerGroup',
-  'dLegerPeers',
-  'dLegerSelfId',
-  'preferredLeaderId',
-  'enableBatchPush',
-  'enableScheduleMessageStats',
-  'enableLmq',
-  'enableMultiDispatch',
-  'maxLmqConsumeQueueNum',
-  'enableScheduleAsyncDeliver',
-  'scheduleAsyncDeliverMaxPendingLimit',
-  'scheduleAsyncDeliverMaxResendNum2Blocked',
-  // BrokerStartup.properties2SystemEnv
-  'rmqAddressServerDomain',
-  'rmqAddressServerSubGroup',
-]);
 
 /** Keys older releases accepted under another name, for a helpful warning. */
 const RENAMED_KEYS: ReadonlyMap<string, string> = new Map([

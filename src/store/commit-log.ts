@@ -15,6 +15,7 @@
 import { type Clock, systemClock } from '../common/clock.js';
 import { createLogger, type Logger } from '../common/logger.js';
 import type { StoreCheckpoint } from './checkpoint.js';
+import { DEFAULT_DISK_FULL_RETRY_INTERVAL, DiskFullGuard } from './commit-log-disk-full.js';
 import { CommitLogDispatchers } from './commit-log-dispatchers.js';
 import {
   isMappedFileMatchedRecover,
@@ -71,8 +72,6 @@ export type { MessageExtBatch, MessageExtBrokerInner } from './stored-record-wri
 
 const DEFAULT_MAX_WRITE_BYTES = 4 * 1024 * 1024;
 const DEFAULT_MAX_PENDING_BYTES = 64 * 1024 * 1024;
-/** Upstream re-checks disk space every cleanResourceInterval [10 s]; a write out of space waits as long. */
-const DEFAULT_DISK_FULL_RETRY_INTERVAL = 10_000;
 /** Slabs of the tail cache, which the turns' records are encoded into. */
 const TAIL_SLAB_BYTES = 4 * 1024 * 1024;
 /**
@@ -132,16 +131,18 @@ export class CommitLog {
   private shuttingDown = false;
   private closed = false;
   private writeError: Error | undefined;
-  /** The write that ran out of space, while appends are refused for it (see outOfSpace). */
-  private spaceFailure: Error | undefined;
-  private spaceRefusedUntil = 0;
-  private readonly diskFullRetryInterval: number;
+  private readonly diskFull: DiskFullGuard;
   private readonly drainBound = (): void => this.drain();
 
   constructor(config: CommitLogConfig, options: CommitLogOptions = {}) {
     this.config = config;
     this.clock = options.clock ?? systemClock;
     this.log = options.logger ?? createLogger('store.commitLog');
+    this.diskFull = new DiskFullGuard(
+      this.clock,
+      this.log,
+      options.diskFullRetryInterval ?? DEFAULT_DISK_FULL_RETRY_INTERVAL,
+    );
     this.dispatchers = new CommitLogDispatchers(this.log);
     this.checkpoint = options.checkpoint;
     this.delayLevels = new DelayLevelTable(options.messageDelayLevel);
@@ -154,7 +155,6 @@ export class CommitLog {
       options.osPageCacheBusyTimeOutMills ?? config.osPageCacheBusyTimeOutMills;
     this.maxPendingBytes = options.maxPendingBytes ?? DEFAULT_MAX_PENDING_BYTES;
     this.maxWriteBytes = options.maxWriteBytes ?? DEFAULT_MAX_WRITE_BYTES;
-    this.diskFullRetryInterval = options.diskFullRetryInterval ?? DEFAULT_DISK_FULL_RETRY_INTERVAL;
     this.checkCRCOnRecover = options.checkCRCOnRecover ?? true;
     this.parallelCrcMinBytes = options.parallelCrcMinBytes ?? DEFAULT_PARALLEL_CRC_MIN_BYTES;
     this.asyncWrites = options.writeMode === 'async';
@@ -292,7 +292,7 @@ export class CommitLog {
     if (!this.ready || this.shuttingDown || this.getWriteError() !== undefined) {
       return PutMessageStatus.SERVICE_NOT_AVAILABLE;
     }
-    if (this.refusingForSpace()) return PutMessageStatus.SERVICE_NOT_AVAILABLE;
+    if (this.diskFull.refusing()) return PutMessageStatus.SERVICE_NOT_AVAILABLE;
     if (this.pendingBytes > this.maxPendingBytes) return PutMessageStatus.OS_PAGECACHE_BUSY;
     if (this.writing && this.clock.now() - this.writeStartedAt > this.osPageCacheBusyTimeOutMills) {
       return PutMessageStatus.OS_PAGECACHE_BUSY;
@@ -356,49 +356,6 @@ export class CommitLog {
     this.log.error('commit log write failed; refusing further appends', { error: this.writeError.message });
   }
 
-  /** Within the wait after a write ran out of space: appends are refused as on a full disk. */
-  private refusingForSpace(): boolean {
-    return this.spaceFailure !== undefined && this.clock.now() < this.spaceRefusedUntil;
-  }
-
-  /**
-   * A write refused for space (disk full, quota, file-size limit) lost nothing acknowledged and left
-   * the files writable, so rather than refusing for good as after EIO, appends are refused with
-   * upstream's disk-full answer for diskFullRetryInterval and then tried again from the last good
-   * position. The queue offsets the unwritten appends took are given back so the queues stay gapless.
-   */
-  private outOfSpace(err: unknown, taken: PendingAppend[], segments: WriteSegment[]): void {
-    const giveBack = new Map<string, { topic: string; queueId: number; next: number }>();
-    for (const p of taken) {
-      const seg = p.segment >= 0 ? segments[p.segment] : undefined;
-      if (seg === undefined || seg.done) continue;
-      const item = p.item;
-      if (item.kind === 0 && !item.consumesQueueOffset) continue;
-      const key = `${item.topic}\u0000${item.queueId}`;
-      const known = giveBack.get(key);
-      if (known === undefined || p.queueOffset < known.next)
-        giveBack.set(key, { topic: item.topic, queueId: item.queueId, next: p.queueOffset });
-    }
-    for (const q of giveBack.values()) this.queueOffsets.set(q.topic, q.queueId, q.next);
-    // The refused write may have left whole records past the write position; recovery (normal or
-    // not) would take them for stored messages, with queue offsets just given back to others.
-    const failed = segments.find((seg) => !seg.done);
-    if (failed !== undefined) {
-      try {
-        failed.file.writeSync(failed.filePosition, Buffer.alloc(failed.end - failed.start));
-      } catch {
-        // Refused again where the space ends: what was accepted before that point is zero now.
-      }
-    }
-    this.spaceRefusedUntil = this.clock.now() + this.diskFullRetryInterval;
-    if (this.spaceFailure !== undefined) return;
-    this.spaceFailure = err instanceof Error ? err : new Error(String(err));
-    this.log.error('commit log disk full: a write ran out of space; refusing appends until space returns', {
-      error: this.spaceFailure.message,
-      retryIntervalMs: this.diskFullRetryInterval,
-    });
-  }
-
   /**
    * Runs the next drain at the end of this event-loop turn (setImmediate), or, for appends made in the
    * microtasks that follow a drain's acknowledgements (an appender that appends again as soon as it is
@@ -437,7 +394,7 @@ export class CommitLog {
       this.notifyIdle();
       return;
     }
-    if (this.getWriteError() !== undefined || this.closed || this.refusingForSpace()) {
+    if (this.getWriteError() !== undefined || this.closed || this.diskFull.refusing()) {
       this.failPending(PutMessageStatus.SERVICE_NOT_AVAILABLE);
       this.notifyIdle();
       return;
@@ -565,12 +522,9 @@ export class CommitLog {
       this.tail.add(seg.file.fileFromOffset + seg.filePosition, buf, seg.start, seg.end);
     }
     const spaceLeft = failure !== undefined && isOutOfSpace(failure) && !this.shuttingDown;
-    if (spaceLeft) this.outOfSpace(failure, taken, segments);
+    if (spaceLeft) this.diskFull.outOfSpace(failure, taken, segments, this.queueOffsets);
     else if (failure !== undefined) this.failWrites(failure);
-    else if (this.spaceFailure !== undefined && segments.length > 0) {
-      this.log.info('commit log writes succeed again after running out of space');
-      this.spaceFailure = undefined;
-    }
+    else if (segments.length > 0) this.diskFull.wrote();
     const tsBig = BigInt(storeTimestamp);
     const dispatch = this.dispatchers.isEmpty ? undefined : this.dispatchers.dispatch;
     const dispatchBatch = this.dispatchers.isEmpty ? undefined : this.dispatchers.dispatchBatch;
@@ -609,7 +563,7 @@ export class CommitLog {
     if (unwaited) this.groupCommit.wakeup();
     this.writing = false;
     if (this.pending.length > 0) {
-      if (this.getWriteError() !== undefined || this.refusingForSpace())
+      if (this.getWriteError() !== undefined || this.diskFull.refusing())
         this.failPending(PutMessageStatus.SERVICE_NOT_AVAILABLE);
       else if (this.asyncWrites) this.drain();
       else if (!this.drainScheduled) this.scheduleDrain();

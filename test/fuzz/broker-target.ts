@@ -32,6 +32,7 @@ import { RequestCode } from '../../src/remoting/protocol/request-code.js';
 import { seededRandom } from '../helpers/chunks.js';
 import { countOutcome, mutate, pick } from './engine.js';
 import { goldenSeeds } from './golden-seeds.js';
+import { HOSTILE_VALUES, PLAIN_NUMBERS } from './hostile-values.js';
 
 export interface BrokerFuzzOptions {
   inputs: number;
@@ -72,48 +73,6 @@ const PROBE_OPAQUE_BASE = 0x5a000000;
 const JS_FAULT =
   /Cannot read|Cannot set|is not a function|is not defined|is not iterable|TypeError|RangeError|ReferenceError|Invalid array length|Maximum call stack/;
 
-const VALUES = [
-  '',
-  '0',
-  '1',
-  '-1',
-  '3',
-  '31',
-  '2147483647',
-  '-2147483648',
-  '9223372036854775807',
-  '-9223372036854775808',
-  '99999999999999999999',
-  'true',
-  'false',
-  'null',
-  'NaN',
-  '1.5',
-  '1e9',
-  'TopicA',
-  'TBW102',
-  '%RETRY%g',
-  '%DLQ%g',
-  'SCHEDULE_TOPIC_XXXX',
-  'RMQ_SYS_TRANS_HALF_TOPIC',
-  '../../escape',
-  '..',
-  '/etc/passwd',
-  'x'.repeat(300),
-  'tópico',
-  '*',
-  'TagA || TagB',
-  'a > 5 AND',
-  "a = 'x'",
-  'SQL92',
-  'TAG',
-  '\u0000',
-  'g',
-  'DefaultCluster',
-  'KEYS\u0001k\u0002TAGS\u0001A\u0002',
-  'DELAY\u000118\u0002',
-];
-const NUMBERS = ['0', '1', '2', '-1', '3', '15', '4096', '2147483647', '1700000000000'];
 const TEXTS = ['Fuzz', 'TopicA', 'TBW102', 'pg', 'g', '%RETRY%g', '*', 'TagA', '../up', 'KEYS\u0001k\u0002'];
 const BODIES = [
   '{}',
@@ -128,10 +87,10 @@ const BODIES = [
 ];
 
 function valueFor(type: string, random: () => number): string {
-  if (random() < 0.15) return pick(VALUES, random);
+  if (random() < 0.15) return pick(HOSTILE_VALUES, random);
   if (type === 'boolean') return random() < 0.5 ? 'true' : 'false';
   if (type === 'string') return pick(TEXTS, random);
-  return pick(NUMBERS, random);
+  return pick(PLAIN_NUMBERS, random);
 }
 
 function randomBody(random: () => number): Buffer | undefined {

@@ -19,6 +19,7 @@ import { RequestCode } from '../../../src/remoting/protocol/request-code.js';
 import { ResponseCode } from '../../../src/remoting/protocol/response-code.js';
 import { RemotingClient } from '../../../src/remoting/transport/index.js';
 import { GetMessageStatus } from '../../../src/store/message-store.js';
+import { HOSTILE_VALUES, PLAIN_NUMBERS } from '../../fuzz/hostile-values.js';
 
 const ROUNDS = 6000;
 const quiet = createLogger('fuzz', { level: 'silent' });
@@ -95,59 +96,17 @@ const FIELDS = [
   'isOrder',
 ];
 
-const VALUES = [
-  '',
-  '0',
-  '1',
-  '-1',
-  '3',
-  '31',
-  '2147483647',
-  '-2147483648',
-  '9223372036854775807',
-  '-9223372036854775808',
-  '99999999999999999999',
-  'true',
-  'false',
-  'null',
-  'NaN',
-  '1.5',
-  '1e9',
-  'TopicA',
-  'TBW102',
-  '%RETRY%g',
-  '%DLQ%g',
-  'SCHEDULE_TOPIC_XXXX',
-  '../../escape',
-  '..',
-  '/etc/passwd',
-  'a/b',
-  'x'.repeat(300),
-  'tópico',
-  '*',
-  'TagA || TagB',
-  'a > 5 AND',
-  "a = 'x'",
-  'SQL92',
-  'TAG',
-  '\u0000',
-  'g',
-  'group-1',
-  'DefaultCluster',
-];
-
 function pick<T>(random: () => number, items: readonly T[]): T {
   return items[Math.floor(random() * items.length)] as T;
 }
 
-const NUMBERS = ['0', '1', '2', '-1', '3', '15', '4096', '2147483647', '1700000000000'];
 const TEXTS = ['Keep', 'TopicA', 'TBW102', 'pg', 'g', '%RETRY%g', '*', 'TagA', '../up', 'KEYS\u0001k\u0002'];
 
 function valueFor(type: string, random: () => number): string {
-  if (random() < 0.1) return pick(random, VALUES);
+  if (random() < 0.1) return pick(random, HOSTILE_VALUES);
   if (type === 'boolean') return random() < 0.5 ? 'true' : 'false';
   if (type === 'string') return pick(random, TEXTS);
-  return pick(random, NUMBERS);
+  return pick(random, PLAIN_NUMBERS);
 }
 
 function randomBody(random: () => number): Buffer | undefined {
@@ -165,7 +124,7 @@ function randomBody(random: () => number): Buffer | undefined {
       );
     case 3:
       return Buffer.from(
-        `{"consumerGroup":"${pick(random, VALUES)}","clientId":"c","mqSet":[{"topic":"${pick(random, VALUES)}","brokerName":"b","queueId":${pick(random, ['0', '-1', '99999999999'])}}]}`,
+        `{"consumerGroup":"${pick(random, HOSTILE_VALUES)}","clientId":"c","mqSet":[{"topic":"${pick(random, HOSTILE_VALUES)}","brokerName":"b","queueId":${pick(random, ['0', '-1', '99999999999'])}}]}`,
       );
     default:
       return Buffer.from('body');
@@ -180,7 +139,7 @@ function requestFor(code: number, random: () => number): RemotingCommand {
     for (const f of schema.fields) extFields[f.key] = valueFor(f.type, random);
   }
   const n = Math.floor(random() * 12);
-  for (let i = 0; i < n; i++) extFields[pick(random, FIELDS)] = pick(random, VALUES);
+  for (let i = 0; i < n; i++) extFields[pick(random, FIELDS)] = pick(random, HOSTILE_VALUES);
   const body = randomBody(random);
   return createRequest(code, {
     extFields,
