@@ -2,6 +2,8 @@
  * Runs scenarios one after the other, each under a deadline (its signal aborts, then the runner
  * moves on), and formats the verdict table.
  */
+
+import { failedVerdict } from './trial.js';
 import type { Scenario, ScenarioContext, Verdict } from './types.js';
 
 /** Whole-scenario deadlines: the short form is for CI, the long one runs by hand. */
@@ -19,22 +21,7 @@ export interface RunOptions {
 }
 
 function failedRow(scenario: Scenario, message: string): Verdict {
-  return {
-    scenario: scenario.name,
-    mode: '-',
-    cycles: 0,
-    sendAttempts: 0,
-    acknowledged: 0,
-    consumed: 0,
-    lostMessageCount: 0,
-    duplicateMessageCount: 0,
-    orderInversions: 0,
-    atLeastOnce: false,
-    maxUnavailableMs: 0,
-    recoveryTimeMs: 0,
-    figures: {},
-    failures: [message],
-  };
+  return failedVerdict(scenario.name, '-', message);
 }
 
 export async function runScenario(scenario: Scenario, options: RunOptions): Promise<Verdict[]> {

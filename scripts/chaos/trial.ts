@@ -213,9 +213,13 @@ export class Trial {
   }
 }
 
-/** A row for a trial that could not run to its end. */
-export function brokenVerdict(scenario: string, mode: string, error: unknown, historyFile?: string): Verdict {
-  const message = error instanceof Error ? error.message : String(error);
+/** A row that failed before it could be judged: nothing counted, `failure` the reason. */
+export function failedVerdict(
+  scenario: string,
+  mode: string,
+  failure: string,
+  historyFile?: string,
+): Verdict {
   return {
     scenario,
     mode,
@@ -230,9 +234,20 @@ export function brokenVerdict(scenario: string, mode: string, error: unknown, hi
     maxUnavailableMs: 0,
     recoveryTimeMs: 0,
     figures: {},
-    failures: [`did not run to its end: ${message.split('\n').slice(0, 3).join(' | ')}`],
+    failures: [failure],
     ...(historyFile === undefined ? {} : { historyFile }),
   };
+}
+
+/** A row for a trial that could not run to its end. */
+export function brokenVerdict(scenario: string, mode: string, error: unknown, historyFile?: string): Verdict {
+  const message = error instanceof Error ? error.message : String(error);
+  return failedVerdict(
+    scenario,
+    mode,
+    `did not run to its end: ${message.split('\n').slice(0, 3).join(' | ')}`,
+    historyFile,
+  );
 }
 
 /** Runs `body` on a started trial and judges it; any error becomes a failed row. */

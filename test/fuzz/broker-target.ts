@@ -32,7 +32,7 @@ import { RequestCode } from '../../src/remoting/protocol/request-code.js';
 import { seededRandom } from '../helpers/chunks.js';
 import { countOutcome, mutate, pick } from './engine.js';
 import { goldenSeeds } from './golden-seeds.js';
-import { HOSTILE_VALUES, PLAIN_NUMBERS } from './hostile-values.js';
+import { fieldValue } from './hostile-values.js';
 
 export interface BrokerFuzzOptions {
   inputs: number;
@@ -86,13 +86,6 @@ const BODIES = [
   'brokerPermission=6\nflushDiskType=ASYNC_FLUSH',
 ];
 
-function valueFor(type: string, random: () => number): string {
-  if (random() < 0.15) return pick(HOSTILE_VALUES, random);
-  if (type === 'boolean') return random() < 0.5 ? 'true' : 'false';
-  if (type === 'string') return pick(TEXTS, random);
-  return pick(PLAIN_NUMBERS, random);
-}
-
 function randomBody(random: () => number): Buffer | undefined {
   switch (Math.floor(random() * 5)) {
     case 0:
@@ -118,7 +111,8 @@ export function structuredRequest(random: () => number): RemotingCommand {
   const schema = requestHeaderByCode.get(code);
   if (schema !== undefined) {
     const all = random() < 0.7;
-    for (const f of schema.fields) if (all || random() < 0.5) extFields[f.key] = valueFor(f.type, random);
+    for (const f of schema.fields)
+      if (all || random() < 0.5) extFields[f.key] = fieldValue(f.type, random, TEXTS, 0.15);
   }
   const body = randomBody(random);
   const cmd = createRequest(code, {

@@ -58,3 +58,23 @@ export const PLAIN_NUMBERS: readonly string[] = [
   '2147483647',
   '1700000000000',
 ];
+
+function oneOf(items: readonly string[], random: () => number): string {
+  return items[Math.floor(random() * items.length)] as string;
+}
+
+/**
+ * A value for a header field of `type` (a header schema's field type): hostile with `hostileChance`,
+ * else a plain value of the type, strings from `texts` (each fuzzer aims them at its own topics).
+ */
+export function fieldValue(
+  type: string,
+  random: () => number,
+  texts: readonly string[],
+  hostileChance: number,
+): string {
+  if (random() < hostileChance) return oneOf(HOSTILE_VALUES, random);
+  if (type === 'boolean') return random() < 0.5 ? 'true' : 'false';
+  if (type === 'string') return oneOf(texts, random);
+  return oneOf(PLAIN_NUMBERS, random);
+}

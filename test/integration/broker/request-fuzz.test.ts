@@ -19,7 +19,7 @@ import { RequestCode } from '../../../src/remoting/protocol/request-code.js';
 import { ResponseCode } from '../../../src/remoting/protocol/response-code.js';
 import { RemotingClient } from '../../../src/remoting/transport/index.js';
 import { GetMessageStatus } from '../../../src/store/message-store.js';
-import { HOSTILE_VALUES, PLAIN_NUMBERS } from '../../fuzz/hostile-values.js';
+import { fieldValue, HOSTILE_VALUES } from '../../fuzz/hostile-values.js';
 
 const ROUNDS = 6000;
 const quiet = createLogger('fuzz', { level: 'silent' });
@@ -102,13 +102,6 @@ function pick<T>(random: () => number, items: readonly T[]): T {
 
 const TEXTS = ['Keep', 'TopicA', 'TBW102', 'pg', 'g', '%RETRY%g', '*', 'TagA', '../up', 'KEYS\u0001k\u0002'];
 
-function valueFor(type: string, random: () => number): string {
-  if (random() < 0.1) return pick(random, HOSTILE_VALUES);
-  if (type === 'boolean') return random() < 0.5 ? 'true' : 'false';
-  if (type === 'string') return pick(random, TEXTS);
-  return pick(random, PLAIN_NUMBERS);
-}
-
 function randomBody(random: () => number): Buffer | undefined {
   switch (Math.floor(random() * 5)) {
     case 0:
@@ -136,7 +129,7 @@ function requestFor(code: number, random: () => number): RemotingCommand {
   // Half the requests carry every field of the code's header, so the handlers get past validation.
   const schema = requestHeaderByCode.get(code);
   if (schema !== undefined && random() < 0.5) {
-    for (const f of schema.fields) extFields[f.key] = valueFor(f.type, random);
+    for (const f of schema.fields) extFields[f.key] = fieldValue(f.type, random, TEXTS, 0.1);
   }
   const n = Math.floor(random() * 12);
   for (let i = 0; i < n; i++) extFields[pick(random, FIELDS)] = pick(random, HOSTILE_VALUES);
