@@ -14,6 +14,7 @@ import type { SerializeType } from '../remoting/protocol/command.js';
 import { parseAddress } from '../remoting/transport/address.js';
 import type { RPCHook } from '../remoting/transport/processor.js';
 import type { RemotingClientSettings } from '../remoting/transport/settings.js';
+import { type SessionCredentials, validateCredentials } from './acl-client-rpc-hook.js';
 import { withoutNamespace, wrapNamespace } from './namespace.js';
 
 /** Upstream's placeholder instance name, replaced by `pid#nanotime` when a client starts. */
@@ -61,8 +62,13 @@ export interface ClientOptions {
   serializeType?: SerializeTypeName | undefined;
   /** Transport settings (connect timeout, idle time, frame size...). */
   remoting?: Partial<RemotingClientSettings> | undefined;
-  /** Runs around every request (signing, tracing). */
+  /** Runs around every request (tracing, custom signing). */
   rpcHook?: RPCHook | undefined;
+  /**
+   * An ACL account: every request is signed as upstream's AclClientRPCHook signs it (after `rpcHook`
+   * ran). Clients sharing a client id must use the same credentials.
+   */
+  credentials?: SessionCredentials | undefined;
   /** Time source of every timer the client runs; tests pass a ManualClock. */
   clock?: Clock | undefined;
   logger?: Logger | undefined;
@@ -87,6 +93,7 @@ export interface ClientConfig {
   readonly serializeType: SerializeTypeName;
   readonly remoting: Partial<RemotingClientSettings>;
   readonly rpcHook: RPCHook | undefined;
+  readonly credentials: SessionCredentials | undefined;
   readonly clock: Clock;
   readonly logger: Logger;
 }
@@ -228,6 +235,7 @@ export function resolveClientConfig(options: ClientOptions, changeInstanceName =
     serializeType: serializeTypeOption(optionalString('serializeType', options.serializeType)),
     remoting: options.remoting ?? {},
     rpcHook: options.rpcHook,
+    credentials: options.credentials === undefined ? undefined : validateCredentials(options.credentials),
     clock: options.clock ?? liveSystemClock,
     logger: options.logger ?? createLogger('client'),
   };

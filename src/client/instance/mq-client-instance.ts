@@ -15,6 +15,7 @@ import { encodeHeartbeatData, type HeartbeatData } from '../../common/protocol/h
 import type { TopicRouteData } from '../../common/protocol/route.js';
 import { SerializeType } from '../../remoting/protocol/command.js';
 import { RemotingClient } from '../../remoting/transport/remoting-client.js';
+import { AclClientRPCHook } from '../acl-client-rpc-hook.js';
 import { buildMQClientId, type ClientConfig } from '../client-config.js';
 import { heartbeatFailureChannel, routeChangeChannel } from '../diagnostics.js';
 import { errorText } from '../errors.js';
@@ -64,6 +65,8 @@ export class MQClientInstance implements ClientRemotingHost {
   readonly clientId: string;
   readonly config: ClientConfig;
   readonly remoting: RemotingClient;
+  /** Signs every request when the first client of this id gave credentials. */
+  readonly aclHook: AclClientRPCHook | undefined;
   readonly api: MQClientAPI;
   readonly admin: MQAdminImpl;
   readonly logger: Logger;
@@ -104,6 +107,11 @@ export class MQClientInstance implements ClientRemotingHost {
       { logger: config.logger.child('remoting') },
     );
     if (config.rpcHook !== undefined) this.remoting.registerRPCHook(config.rpcHook);
+    // Last, so the signature covers whatever the other hook added.
+    if (config.credentials !== undefined) {
+      this.aclHook = new AclClientRPCHook(config.credentials);
+      this.remoting.registerRPCHook(this.aclHook);
+    }
     this.api = new MQClientAPI(this.remoting, config.namesrvAddrList);
     this.admin = new MQAdminImpl(this);
     registerClientProcessors(this.remoting, this);

@@ -1,0 +1,84 @@
+/**
+ * AclClientRPCHook: signs every request this client sends (brokers and name servers alike) as
+ * upstream's hook does, so a broker with plain ACL on accepts it. Nothing is added to responses.
+ */
+import {
+  ACCESS_KEY,
+  CLIENT_UNSIGNED_FIELDS,
+  calSignature,
+  combineRequestContent,
+  SECURITY_TOKEN,
+  SIGNATURE,
+} from '../common/acl/acl-signer.js';
+import { ValidationError } from '../common/errors.js';
+import type { RemotingCommand } from '../remoting/protocol/command.js';
+import type { RPCHook } from '../remoting/transport/processor.js';
+
+/** An ACL account (upstream SessionCredentials); the secret never leaves this process. */
+export interface SessionCredentials {
+  accessKey: string;
+  secretKey: string;
+  /** Sent as `SecurityToken` and signed; upstream's brokers do not check it. */
+  securityToken?: string | undefined;
+}
+
+/** Checks the shape, so a typo fails when the client is created rather than as a broker denial. */
+export function validateCredentials(value: unknown): SessionCredentials {
+  if (typeof value !== 'object' || value === null) {
+    throw new ValidationError('credentials must be an object { accessKey, secretKey, securityToken? }', -1);
+  }
+  const { accessKey, secretKey, securityToken } = value as Record<string, unknown>;
+  for (const [name, field] of [
+    ['accessKey', accessKey],
+    ['secretKey', secretKey],
+  ] as const) {
+    if (typeof field !== 'string' || field.length === 0) {
+      throw new ValidationError(`credentials.${name} must be a non-empty string`, -1);
+    }
+  }
+  if (securityToken !== undefined && typeof securityToken !== 'string') {
+    throw new ValidationError('credentials.securityToken must be a string', -1);
+  }
+  return {
+    accessKey: accessKey as string,
+    secretKey: secretKey as string,
+    securityToken: securityToken as string | undefined,
+  };
+}
+
+export class AclClientRPCHook implements RPCHook {
+  private readonly credentials: SessionCredentials;
+
+  constructor(credentials: SessionCredentials) {
+    this.credentials = validateCredentials(credentials);
+  }
+
+  get accessKey(): string {
+    return this.credentials.accessKey;
+  }
+
+  /** True when `other` would sign exactly as this hook does. */
+  sameCredentials(other: SessionCredentials): boolean {
+    const mine = this.credentials;
+    return (
+      mine.accessKey === other.accessKey &&
+      mine.secretKey === other.secretKey &&
+      mine.securityToken === other.securityToken
+    );
+  }
+
+  doBeforeRequest(_remoteAddr: string, request: RemotingCommand): void {
+    // A copy: callers may reuse one header object across requests (retries, templates).
+    const fields: Record<string, string> = { ...request.extFields };
+    request.extFields = fields;
+    fields[ACCESS_KEY] = this.credentials.accessKey;
+    if (this.credentials.securityToken !== undefined) {
+      fields[SECURITY_TOKEN] = this.credentials.securityToken;
+    }
+    // A request re-sent after a failure carries the old signature: it is not part of what is signed.
+    const content = combineRequestContent(fields, request.body, CLIENT_UNSIGNED_FIELDS);
+    fields[SIGNATURE] = calSignature(content, this.credentials.secretKey);
+  }
+
+  doAfterResponse(): void {}
+}
