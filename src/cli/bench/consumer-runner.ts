@@ -22,7 +22,7 @@ export function consumerHeader(s: ConsumerSettings): string {
   // Upstream's start-up line (null where it prints a missing option as null), then ours.
   return (
     `topic: ${s.topic}, threadCount ${s.threadCount}, group: ${s.group}, suffix: ${s.suffixEnable}, ` +
-    `filterType: ${s.filterType ?? 'null'}, expression: ${s.expression ?? 'null'}, msgTraceEnable: false, aclEnable: false\n` +
+    `filterType: ${s.filterType ?? 'null'}, expression: ${s.expression ?? 'null'}, msgTraceEnable: false, aclEnable: ${s.credentials !== undefined}\n` +
     `from: ${s.from} count: ${s.count} failRate: ${s.failRate} batchMaxSize: ${s.batchMaxSize} ` +
     `pullBatchSize: ${s.pullBatchSize} duration: ${s.durationS} warmup: ${s.warmupS} ` +
     `reportInterval: ${s.reportIntervalS} namesrv: ${s.namesrvAddr}\n`
@@ -37,6 +37,7 @@ export async function runConsumerBench(s: ConsumerSettings, ctx: BenchContext): 
   const consumer = createPushConsumer({
     namesrvAddr: s.namesrvAddr,
     consumerGroup: s.group,
+    credentials: s.credentials,
     serializeType: benchSerializeType(),
     messageModel: MessageModel.CLUSTERING,
     // As upstream: an instance of its own, whatever else runs in this process.

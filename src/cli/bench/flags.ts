@@ -164,6 +164,10 @@ export const DEFAULT_REPORT_INTERVAL_S = 10;
 /** A smaller report interval than this floods the terminal without adding information. */
 export const MIN_REPORT_INTERVAL_S = 0.1;
 
+/** Upstream's benchmark account (its AclClient), used by -a true without -ak/-sk. */
+export const BENCH_ACL_ACCESS_KEY = 'rocketmq2';
+const BENCH_ACL_SECRET_KEY = '12345678';
+
 /** Flags both tools take (the thread count's default differs, so it is each tool's own). */
 export const COMMON_FLAGS: readonly FlagSpec[] = [
   {
@@ -177,7 +181,19 @@ export const COMMON_FLAGS: readonly FlagSpec[] = [
     name: 'aclEnable',
     short: 'a',
     value: 'true|false',
-    help: 'ACL (not supported yet: true is refused) [false]',
+    help: 'sign every request with -ak/-sk (plain ACL) [false]',
+  },
+  {
+    name: 'accessKey',
+    short: 'ak',
+    value: 'KEY',
+    help: `ACL access key, with -a true [${BENCH_ACL_ACCESS_KEY}]`,
+  },
+  {
+    name: 'secretKey',
+    short: 'sk',
+    value: 'KEY',
+    help: `ACL secret key, with -a true [upstream's benchmark account]`,
   },
   {
     name: 'duration',
@@ -196,6 +212,8 @@ export const COMMON_FLAGS: readonly FlagSpec[] = [
 /** The settings every run has, read from COMMON_FLAGS. */
 export interface CommonSettings {
   readonly namesrvAddr: string;
+  /** Set by -a true: the account every request is signed with. */
+  readonly credentials: { readonly accessKey: string; readonly secretKey: string } | undefined;
   readonly topic: string;
   /** Seconds of measurement, 0 for no limit. */
   readonly durationS: number;
@@ -208,8 +226,9 @@ export interface CommonSettings {
 const MAX_SECONDS = 86_400;
 
 export function readCommon(flags: FlagReader, env: NodeJS.ProcessEnv): CommonSettings {
-  if (flags.boolean('aclEnable', false)) {
-    throw new BenchFlagError('-a: ACL is not supported yet');
+  const aclEnable = flags.boolean('aclEnable', false);
+  if (!aclEnable && (flags.has('accessKey') || flags.has('secretKey'))) {
+    throw new BenchFlagError('-ak and -sk need -a true');
   }
   const fromEnv = env.NAMESRV_ADDR?.trim();
   return {
@@ -217,6 +236,12 @@ export function readCommon(flags: FlagReader, env: NodeJS.ProcessEnv): CommonSet
       'namesrvAddr',
       fromEnv === undefined || fromEnv.length === 0 ? DEFAULT_NAMESRV_ADDR : fromEnv,
     ),
+    credentials: aclEnable
+      ? {
+          accessKey: flags.text('accessKey', BENCH_ACL_ACCESS_KEY),
+          secretKey: flags.text('secretKey', BENCH_ACL_SECRET_KEY),
+        }
+      : undefined,
     topic: flags.text('topic', 'BenchmarkTest'),
     durationS: flags.decimal('duration', 0, 0, MAX_SECONDS),
     warmupS: flags.decimal('warmup', 0, 0, MAX_SECONDS),

@@ -84,9 +84,9 @@ export function producerHeader(s: ProducerSettings): string {
   const upstream =
     s.batchSize > 1
       ? `topic: ${s.topic} threadCount: ${s.threadCount} messageSize: ${s.messageSize} batchSize: ${s.batchSize} ` +
-        `keyEnable: ${s.keyEnable} propertySize: ${s.propertySize} tagCount: ${s.tagCount} traceEnable: false aclEnable: false\n`
+        `keyEnable: ${s.keyEnable} propertySize: ${s.propertySize} tagCount: ${s.tagCount} traceEnable: false aclEnable: ${s.credentials !== undefined}\n`
       : `topic: ${s.topic} threadCount: ${s.threadCount} messageSize: ${s.messageSize} keyEnable: ${s.keyEnable} ` +
-        `propertySize: ${s.propertySize} tagCount: ${s.tagCount} traceEnable: false aclEnable: false ` +
+        `propertySize: ${s.propertySize} tagCount: ${s.tagCount} traceEnable: false aclEnable: ${s.credentials !== undefined} ` +
         `messageQuantity: ${s.messageQuantity}\ndelayEnable: ${s.delayEnable} delayLevel: ${s.delayLevel}\n` +
         `asyncEnable: ${s.asyncEnable}\n`;
   return (
@@ -110,6 +110,7 @@ export async function runProducerBench(s: ProducerSettings, ctx: BenchContext): 
   const producer = createProducer({
     namesrvAddr: s.namesrvAddr,
     producerGroup: s.group,
+    credentials: s.credentials,
     serializeType: benchSerializeType(),
     // As upstream: an instance of its own, whatever else runs in this process.
     instanceName: String(Date.now()),

@@ -124,7 +124,7 @@ test('bad producer flags are refused naming the flag', () => {
     [['-w', '1.5'], '-w: not a whole number: 1.5'],
     [['-s', '0'], '-s: out of range (in [1, 4194304]): 0'],
     [['-k', 'yes'], '-k: expected true or false, got yes'],
-    [['-a', 'true'], '-a: ACL is not supported yet'],
+    [['-ak', 'x'], '-ak and -sk need -a true'],
     [['-d', 'true', '-b', '16'], '-d true cannot be combined with -b > 1: a batch carries no delay level'],
     [['-e', '-1'], '-e: out of range (in [1, 2147483647]): -1'],
     [['-q', '-5'], '-q: out of range (>= 0): -5'],
@@ -221,7 +221,7 @@ test('bad consumer flags are refused naming the flag', () => {
     [['-w', '1001'], '-w: out of range (in [1, 1000]): 1001'],
     [['--pull-batch-size', '0'], '--pull-batch-size: out of range (in [1, 1024]): 0'],
     [['-p', 'maybe'], '-p: expected true or false, got maybe'],
-    [['-a', 'true'], '-a: ACL is not supported yet'],
+    [['-ak', 'x'], '-ak and -sk need -a true'],
   ];
   for (const [argv, message] of cases) {
     assert.throws(() => parseConsumerArgs(argv, NO_ENV), { name: 'BenchFlagError', message });
@@ -291,4 +291,19 @@ test('rmq bench prints its usage; each tool its flags', async () => {
   const out: string[] = [];
   assert.equal(await main(['bench', '--help'], { out: (t) => out.push(t), err: () => undefined }), 0);
   assert.match(out.join(''), /rmq bench producer --help/);
+});
+
+test('-a true signs with upstream benchmark account unless -ak/-sk name another', () => {
+  assert.equal(parseProducerArgs([], NO_ENV).credentials, undefined);
+  assert.deepEqual(parseProducerArgs(['-a', 'true'], NO_ENV).credentials, {
+    accessKey: 'rocketmq2',
+    secretKey: '12345678',
+  });
+  assert.deepEqual(
+    parseConsumerArgs(['-a', 'true', '-ak', 'bench01', '-sk', 'secret01'], NO_ENV).credentials,
+    {
+      accessKey: 'bench01',
+      secretKey: 'secret01',
+    },
+  );
 });
