@@ -17,3 +17,5 @@ export {
   RemotingConnectionClosedError,
   RemotingTimeoutError,
 } from './remoting/transport/errors.js';
+export type { TlsClientAuth, TlsClientOptions, TlsMode } from './remoting/transport/tls-settings.js';
+export type { TlsSystemConfig } from './remoting/transport/tls-system-config.js';

@@ -9,7 +9,8 @@
  * keyed by setter names) with two differences: a value that does not parse is an error naming the
  * key (Java swallows the exception and keeps the default), and a boolean must be `true` or `false`
  * (Java reads anything else as false). Keys the four upstream classes accept but rocketmq-ts does not
- * use are reported as ignored; any other key is unknown and logged as a warning naming it.
+ * use are reported as ignored; any other key is unknown and logged as a warning naming it. The
+ * `tls.*` keys, which upstream reads as JVM system properties, are returned apart (`tls`).
  */
 import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +26,12 @@ import {
 } from '../filter/named-filter.js';
 import { DEFAULT_SQL_MAX_DEPTH, DEFAULT_SQL_MAX_LENGTH } from '../filter/sql/parser.js';
 import { DEFAULT_REQUEST_BODY_MAX_SIZE } from '../remoting/transport/body-limits.js';
+import {
+  isSecretTlsPropertyKey,
+  isTlsPropertyKey,
+  parseTlsProperties,
+  type TlsSystemConfig,
+} from '../remoting/transport/tls-system-config.js';
 import { DEFAULT_MESSAGE_STORE_CONFIG, type MessageStoreConfig } from '../store/config.js';
 import { DEFAULT_MAX_STATS_ITEMS_PER_SET } from './stats/broker-stats-manager.js';
 import { UPSTREAM_IGNORED_KEYS } from './upstream-ignored-keys.js';
@@ -179,6 +186,24 @@ export interface BrokerConfig extends MessageStoreConfig {
   unregisterBrokerTimeoutMills: number;
   /** ms between re-checks of held pulls with long polling on (PullRequestHoldService: 5 s). */
   longPollingCheckInterval: number;
+  /**
+   * BrokerConfig.rocketmqHome: where plain ACL looks for `conf/plain_acl.yml` and `conf/acl/`.
+   * Defaults to env ROCKETMQ_HOME (upstream: -Drocketmq.home.dir, then ROCKETMQ_HOME).
+   */
+  rocketmqHome: string | undefined;
+  /**
+   * The default plain ACL file, relative to rocketmqHome unless absolute [conf/plain_acl.yml]
+   * (upstream's -Drocketmq.acl.plain.file). Our key; never changeable remotely.
+   */
+  aclPlainFile: string;
+  /** ms between looks at the ACL files for changes [5000] (upstream's AclFileWatchService). Our key. */
+  aclFileWatchInterval: number;
+  /**
+   * The broker's own ACL account, JSON `{"accessKey":"...","secretKey":"..."}` (5.x AuthConfig's key):
+   * the broker signs its name-server requests with it, for a name server with ACL on. Never reported
+   * by GET_BROKER_CONFIG, never changeable remotely.
+   */
+  innerClientAuthenticationCredentials: string | undefined;
 }
 
 type Owner =
@@ -314,7 +339,16 @@ export const BROKER_CONFIG_KEYS: { readonly [K in BrokerConfigFileKey]: ConfigKe
   namedFilterTimeoutMillis: { kind: INT, owner: 'rocketmq-ts' },
   namedFilterMaxTimeouts: { kind: INT, owner: 'rocketmq-ts' },
   requestBodyMaxSize: { kind: INT, owner: 'rocketmq-ts' },
+  rocketmqHome: b(OPT_STR),
+  aclPlainFile: { kind: STR, owner: 'rocketmq-ts' },
+  aclFileWatchInterval: { kind: INT, owner: 'rocketmq-ts' },
+  innerClientAuthenticationCredentials: { kind: OPT_STR, owner: 'rocketmq-ts' },
 };
+
+/** Keys whose values are secrets: left out of GET_BROKER_CONFIG's answer. */
+export const SECRET_BROKER_CONFIG_KEYS: ReadonlySet<string> = new Set([
+  'innerClientAuthenticationCredentials',
+]);
 
 /** Keys older releases accepted under another name, for a helpful warning. */
 const RENAMED_KEYS: ReadonlyMap<string, string> = new Map([
@@ -329,6 +363,8 @@ export interface BrokerConfigEnvironment {
   readonly homeDir: string;
   /** Environment variable NAMESRV_ADDR. */
   readonly namesrvAddr: string | undefined;
+  /** Environment variable ROCKETMQ_HOME. */
+  readonly rocketmqHome?: string | undefined;
 }
 
 export function systemEnvironment(): BrokerConfigEnvironment {
@@ -339,7 +375,9 @@ export function systemEnvironment(): BrokerConfigEnvironment {
     name = 'DEFAULT_BROKER';
   }
   const env = process.env.NAMESRV_ADDR;
+  const home = process.env.ROCKETMQ_HOME;
   return {
+    rocketmqHome: home === undefined || home === '' ? undefined : home,
     hostName: name === '' ? 'DEFAULT_BROKER' : name,
     localAddress: localAddress(),
     homeDir: homedir(),
@@ -355,7 +393,10 @@ export const MAX_FILTER_EXPRESSION_DEPTH = 256;
 
 /** Defaults that do not depend on the machine. */
 export const DEFAULT_BROKER_CONFIG: Readonly<
-  Omit<BrokerConfig, 'namesrvAddr' | 'brokerIP1' | 'brokerIP2' | 'brokerName' | 'storePathRootDir'>
+  Omit<
+    BrokerConfig,
+    'namesrvAddr' | 'brokerIP1' | 'brokerIP2' | 'brokerName' | 'storePathRootDir' | 'rocketmqHome'
+  >
 > = Object.freeze({
   ...STORE,
   brokerClusterName: 'DefaultCluster',
@@ -422,6 +463,9 @@ export const DEFAULT_BROKER_CONFIG: Readonly<
   namedFilterTimeoutMillis: DEFAULT_NAMED_FILTER_TIMEOUT_MILLIS,
   namedFilterMaxTimeouts: DEFAULT_NAMED_FILTER_MAX_TIMEOUTS,
   requestBodyMaxSize: DEFAULT_REQUEST_BODY_MAX_SIZE,
+  aclPlainFile: 'conf/plain_acl.yml',
+  aclFileWatchInterval: 5000,
+  innerClientAuthenticationCredentials: undefined,
 });
 
 /** Every default, the machine-dependent ones from `env`. */
@@ -433,6 +477,7 @@ export function defaultBrokerConfig(env: BrokerConfigEnvironment = systemEnviron
     brokerIP2: env.localAddress,
     brokerName: env.hostName,
     storePathRootDir: join(env.homeDir, 'store'),
+    rocketmqHome: env.rocketmqHome,
   };
 }
 
@@ -547,6 +592,7 @@ export function validateBrokerConfig(c: BrokerConfig): BrokerConfig {
     ['osPageCacheBusyTimeOutMills', c.osPageCacheBusyTimeOutMills],
     ['requestBodyMaxSize', c.requestBodyMaxSize],
     ['maxStatsItemsPerSet', c.maxStatsItemsPerSet],
+    ['aclFileWatchInterval', c.aclFileWatchInterval],
   ];
   for (const [name, v] of positive) {
     if (!Number.isFinite(v) || v <= 0) errors.push(`${name} must be > 0, got ${v}`);
@@ -607,8 +653,13 @@ export interface LoadedBrokerConfig {
   unknownKeys: string[];
   /** Keys upstream accepts that rocketmq-ts does not use. */
   ignoredKeys: string[];
-  /** Every property of the file, as upstream's Configuration remembers them (GET_BROKER_CONFIG). */
+  /**
+   * Every property of the file, as upstream's Configuration remembers them (GET_BROKER_CONFIG),
+   * except the TLS key passwords.
+   */
   properties: Map<string, string>;
+  /** The file's `tls.*` keys (upstream's TLS system properties), for resolveTlsSystemConfig. */
+  tls: Partial<TlsSystemConfig>;
 }
 
 export interface LoadBrokerConfigOptions {
@@ -635,7 +686,13 @@ export function loadBrokerConfig(
   const unknownKeys: string[] = [];
   const ignoredKeys: string[] = [];
   const errors: string[] = [];
+  const tls = parseTlsProperties(properties);
+  errors.push(...tls.errors);
   for (const [key, text] of properties) {
+    if (isTlsPropertyKey(key)) {
+      if (isSecretTlsPropertyKey(key)) properties.delete(key);
+      continue;
+    }
     const spec = Object.hasOwn(BROKER_CONFIG_KEYS, key)
       ? BROKER_CONFIG_KEYS[key as BrokerConfigFileKey]
       : undefined;
@@ -663,7 +720,7 @@ export function loadBrokerConfig(
   for (const [k, v] of Object.entries(options.overrides ?? {})) if (v !== undefined) config[k] = v;
   const typed = config as unknown as BrokerConfig;
   typed.haListenPort = typed.listenPort === 0 ? 0 : typed.listenPort + 1;
-  return { config: validateBrokerConfig(typed), unknownKeys, ignoredKeys, properties };
+  return { config: validateBrokerConfig(typed), unknownKeys, ignoredKeys, properties, tls: tls.values };
 }
 
 /** The store's config from the broker's (same key names). */
@@ -687,9 +744,10 @@ export function brokerConfigProperties(
 ): Array<[string, string]> {
   const out = new Map<string, string>();
   for (const key of Object.keys(BROKER_CONFIG_KEYS) as BrokerConfigFileKey[]) {
+    if (SECRET_BROKER_CONFIG_KEYS.has(key)) continue;
     const text = formatConfigValue(c[key]);
     if (text !== undefined) out.set(key, text);
   }
-  for (const [k, v] of extra) if (!out.has(k)) out.set(k, v);
+  for (const [k, v] of extra) if (!out.has(k) && !SECRET_BROKER_CONFIG_KEYS.has(k)) out.set(k, v);
   return [...out];
 }

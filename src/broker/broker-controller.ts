@@ -19,16 +19,25 @@ import { createTopicConfig, type TopicConfig } from '../common/protocol/topic-co
 import { ConsumerFilterManager } from '../filter/consumer-filter-manager.js';
 import { FilterFactory } from '../filter/filter-factory.js';
 import { NamedFilterRegistry } from '../filter/named-filter.js';
+import { AclClientRPCHook } from '../remoting/transport/acl-client-rpc-hook.js';
 import {
   type BoundAddress,
   type Connection,
   RemotingClient,
   RemotingServer,
-  type RemotingServerSettings,
+  type RemotingServerOverrides,
+  resolveTlsSystemConfig,
+  type TlsSystemConfig,
+  tlsClientOptionsOf,
+  tlsClientSettings,
+  tlsServerConfigOf,
 } from '../remoting/transport/index.js';
 import type { MessageStoreConfig } from '../store/config.js';
 import { DefaultMessageStore } from '../store/default-message-store.js';
 import { ScheduleMessageService } from '../store/schedule/schedule-message-service.js';
+import { ACL_ADMIN_CODES, AclAdminProcessor } from './acl/acl-admin-processor.js';
+import { BrokerAcl } from './acl/broker-acl.js';
+import { parseInnerCredentials } from './acl/outer-acl-hook.js';
 import {
   type BrokerConfig,
   type BrokerConfigEnvironment,
@@ -87,8 +96,13 @@ export interface CreateBrokerOptions {
   messageStore?: BrokerMessageStore;
   /** More handlers (send, pull...), registered after the built-in ones (a code here replaces one). */
   handlers?: ReadonlyMap<number, BrokerRequestHandler>;
-  /** Transport settings beyond those broker.conf carries. */
-  remoting?: Partial<RemotingServerSettings>;
+  /** Transport settings beyond those broker.conf carries (their `tls` over the one below). */
+  remoting?: RemotingServerOverrides;
+  /**
+   * upstream's TLS system properties (a loadBrokerConfig result's `tls`), under tls.config.file:
+   * the server mode of both ports, and with tlsEnable TLS to the name servers.
+   */
+  tls?: Partial<TlsSystemConfig>;
   /** Replaces the broker's own ConsumerFilterManager as the receiver of the groups' subscriptions. */
   consumerFilter?: ConsumerFilterHooks;
   /** How the metadata files are read and written (tests pass an in-memory one). */
@@ -144,6 +158,8 @@ export class BrokerController implements BrokerContext {
   readonly transactionalMessageCheckListener: AbstractTransactionalMessageCheckListener;
   /** Asks producers about half messages left unsettled (runs on a master only). */
   readonly transactionalMessageCheckService: TransactionalMessageCheckService;
+  /** Plain ACL (aclEnable): the accounts and the hook on both servers; undefined when off. */
+  readonly acl: BrokerAcl | undefined;
   private state: State = 'new';
   private registerTimer: TimerHandle | undefined;
   private offsetTimer: TimerHandle | undefined;
@@ -261,11 +277,13 @@ export class BrokerController implements BrokerContext {
       logger: clientLogger,
       interval: config.clientHousekeepingInterval,
     });
-    const serverSettings: Partial<RemotingServerSettings> = {
+    const tls = resolveTlsSystemConfig(options.tls, { logger: this.logger });
+    const serverSettings: RemotingServerOverrides = {
       serverChannelMaxIdleTimeSeconds: config.serverChannelMaxIdleTimeSeconds,
       serverSocketBacklog: config.serverSocketBacklog,
       requestBodyMaxSize: config.requestBodyMaxSize,
       ...options.remoting,
+      tls: { ...tlsServerConfigOf(tls), ...options.remoting?.tls },
     };
     const remotingLogger = this.logger.child('remoting');
     this.remotingServer = new RemotingServer(serverSettings, { logger: remotingLogger });
@@ -275,9 +293,14 @@ export class BrokerController implements BrokerContext {
         connectTimeoutMs: config.connectTimeoutMillis,
         clientChannelMaxIdleTimeSeconds: config.clientChannelMaxIdleTimeSeconds,
         clientCloseSocketIfTimeout: config.clientCloseSocketIfTimeout,
+        tls: tlsClientSettings(tlsClientOptionsOf(tls)),
       },
       { logger: this.logger.child('outer') },
     );
+    const innerCredentials = parseInnerCredentials(config.innerClientAuthenticationCredentials);
+    if (innerCredentials !== undefined) {
+      this.remotingClient.registerRPCHook(new AclClientRPCHook(innerCredentials));
+    }
     this.brokerOuterAPI = new BrokerOuterAPI(this.remotingClient, this.logger.child('outer'));
     const transactionLogger = this.logger.child('transaction');
     this.transactionalMessageService = new TransactionalMessageServiceImpl(
@@ -296,6 +319,12 @@ export class BrokerController implements BrokerContext {
       clock: this.clock,
       logger: transactionLogger,
     });
+    this.acl = config.aclEnable ? new BrokerAcl(config, this.clock, this.logger.child('acl')) : undefined;
+    const aclAdmin = new AclAdminProcessor(this, this.acl);
+    for (const server of [this.remotingServer, this.fastRemotingServer]) {
+      if (this.acl !== undefined) server.registerRPCHook(this.acl.hook);
+      for (const code of ACL_ADMIN_CODES) server.registerProcessor(code, aclAdmin);
+    }
     const handlers = new Map(BROKER_REQUEST_HANDLERS);
     for (const [code, handler] of options.handlers ?? []) handlers.set(code, handler);
     registerBrokerProcessors(this.remotingServer, this, handlers);
@@ -365,7 +394,9 @@ export class BrokerController implements BrokerContext {
     if (this.state !== 'new') throw new RocketMQError(`broker cannot start: it is ${this.state}`);
     this.state = 'starting';
     try {
-      // First: a broker whose NAMED subscriptions cannot be honoured does not start.
+      // First: a broker whose ACL files do not load does not start (every request would be refused).
+      await this.acl?.start();
+      // A broker whose NAMED subscriptions cannot be honoured does not start either.
       if (this.config.namedFilterModule !== '') {
         this.namedFilters.configure(await loadNamedFilterModule(this.config.namedFilterModule));
         this.logger.info('named filters loaded', {
@@ -414,6 +445,7 @@ export class BrokerController implements BrokerContext {
       return { address, vipAddress };
     } catch (error) {
       this.state = 'stopped';
+      this.acl?.stop();
       this.clientHousekeepingService.shutdown();
       this.brokerStatsManager.shutdown();
       this.brokerStats.shutdown();
@@ -453,6 +485,7 @@ export class BrokerController implements BrokerContext {
       ]);
       return;
     }
+    this.acl?.stop();
     this.clientHousekeepingService.shutdown();
     this.brokerStatsManager.shutdown();
     this.brokerStats.shutdown();

@@ -5,7 +5,6 @@
  */
 export const UPSTREAM_IGNORED_KEYS: ReadonlySet<string> = new Set([
   // BrokerConfig
-  'rocketmqHome',
   'messageStorePlugIn',
   'sendMessageThreadPoolNums',
   'putMessageFutureThreadPoolNums',

@@ -13,7 +13,8 @@ import type { CliIO } from './io.js';
 export const BROKER_USAGE = `Usage: rmq broker [options]
 
 Options:
-  -c, --config <file>        broker.conf (Java properties, upstream key names)
+  -c, --config <file>        broker.conf (Java properties, upstream key names; tls.* keys as
+                             upstream's TLS system properties)
   -n, --namesrv <addr>       name servers, "host:port;host:port" [NAMESRV_ADDR]
   -p, --port <port>          listen port [10911] (also opens port - 2 as the VIP channel)
   -d, --store-dir <dir>      storePathRootDir [~/store]
@@ -41,7 +42,7 @@ export async function startBrokerFromArgs(argv: readonly string[], io: CliIO): P
   const loaded = readBrokerConf(values.config, flags, logger);
   const broker = createBroker({
     config: loaded?.config ?? flags,
-    ...(loaded === undefined ? {} : { extraProperties: loaded.properties }),
+    ...(loaded === undefined ? {} : { extraProperties: loaded.properties, tls: loaded.tls }),
     logger,
   });
   await broker.start();

@@ -8,18 +8,34 @@ import { parseArgs } from 'node:util';
 import { parseJavaProperties } from '../common/java-properties.js';
 import { createLogger } from '../common/logger.js';
 import { createNamesrv, type NamesrvController } from '../namesrv/index.js';
+import {
+  isTlsPropertyKey,
+  parseTlsProperties,
+  type TlsSystemConfig,
+} from '../remoting/transport/tls-system-config.js';
 import type { CliIO } from './io.js';
 
 export const NAMESRV_USAGE = `Usage: rmq namesrv [options]
 
 Options:
-  -c, --config <file>     namesrv.conf (Java properties: listenPort, kvConfigPath, orderMessageEnable, productEnvName)
+  -c, --config <file>     namesrv.conf (Java properties: listenPort, kvConfigPath, orderMessageEnable, productEnvName,
+                          aclEnable, rocketmqHome, aclPlainFile, aclFileWatchInterval, and
+                          upstream's tls.* system properties)
   -p, --port <port>       listen port [9876]
       --host <address>    listen address [all interfaces]
       --kv-config <path>  KV config file [~/namesrv/kvConfig.json]
 `;
 
-const KNOWN_KEYS = new Set(['listenPort', 'kvConfigPath', 'orderMessageEnable', 'productEnvName']);
+const KNOWN_KEYS = new Set([
+  'listenPort',
+  'kvConfigPath',
+  'orderMessageEnable',
+  'productEnvName',
+  'aclEnable',
+  'rocketmqHome',
+  'aclPlainFile',
+  'aclFileWatchInterval',
+]);
 
 function parsePort(text: string, what: string): number {
   const port = Number(text);
@@ -42,16 +58,32 @@ export async function startNamesrvFromArgs(argv: readonly string[], io: CliIO): 
   const logger = createLogger('namesrv');
   let listenPort: number | undefined;
   let kvConfigPath: string | undefined;
-  const settings: { orderMessageEnable?: boolean; productEnvName?: string; listenHost?: string } = {};
+  const settings: {
+    orderMessageEnable?: boolean;
+    productEnvName?: string;
+    listenHost?: string;
+    aclEnable?: boolean;
+    rocketmqHome?: string;
+    aclPlainFile?: string;
+    aclFileWatchInterval?: number;
+  } = {};
+  let tls: Partial<TlsSystemConfig> = {};
   if (values.config !== undefined) {
     // Properties.load reads ISO-8859-1.
     const props = parseJavaProperties(readFileSync(values.config, 'latin1'));
+    const parsed = parseTlsProperties(props);
+    if (parsed.errors.length > 0) throw new Error(`${values.config}: ${parsed.errors.join('; ')}`);
+    tls = parsed.values;
     for (const [key, value] of props) {
       if (key === 'listenPort') listenPort = parsePort(value, `${values.config} listenPort`);
       else if (key === 'kvConfigPath') kvConfigPath = value;
       else if (key === 'orderMessageEnable') settings.orderMessageEnable = value.toLowerCase() === 'true';
       else if (key === 'productEnvName') settings.productEnvName = value;
-      if (!KNOWN_KEYS.has(key))
+      else if (key === 'aclEnable') settings.aclEnable = value.toLowerCase() === 'true';
+      else if (key === 'rocketmqHome') settings.rocketmqHome = value;
+      else if (key === 'aclPlainFile') settings.aclPlainFile = value;
+      else if (key === 'aclFileWatchInterval') settings.aclFileWatchInterval = Number(value);
+      if (!KNOWN_KEYS.has(key) && !isTlsPropertyKey(key))
         logger.warn('unknown key in namesrv config ignored', { file: values.config, key });
     }
   }
@@ -62,6 +94,7 @@ export async function startNamesrvFromArgs(argv: readonly string[], io: CliIO): 
     ...(listenPort !== undefined ? { listenPort } : {}),
     ...(kvConfigPath !== undefined ? { kvConfigPath } : {}),
     settings,
+    tls,
     logger,
   });
   const address = await namesrv.start();

@@ -14,7 +14,8 @@ export const START_USAGE = `Usage: rmq start [options]
 Runs a name server and a broker in one process; SIGINT or SIGTERM stops both gracefully.
 
 Options:
-  -c, --config <file>        broker.conf (Java properties, upstream key names)
+  -c, --config <file>        broker.conf (Java properties, upstream key names; its tls.* keys
+                             apply to the name server too)
   -d, --data-dir <dir>       store, metadata and name server KV config [./data]
       --namesrv-port <port>  name server port [9876]
       --broker-port <port>   broker port [10911] (also opens port - 2 as the VIP channel)
@@ -48,7 +49,7 @@ export async function startFromArgs(argv: readonly string[], io: CliIO): Promise
     dataDir: values['data-dir'] ?? 'data',
     namesrvPort,
     broker: loaded?.config ?? flags,
-    ...(loaded === undefined ? {} : { brokerExtraProperties: loaded.properties }),
+    ...(loaded === undefined ? {} : { brokerExtraProperties: loaded.properties, tls: loaded.tls }),
     ...(values.host === undefined ? {} : { host: values.host }),
     logger,
   }).catch((error: unknown) => {

@@ -11,10 +11,11 @@ import type { MessageExt } from '../common/message/message.js';
 import { MessageQueue } from '../common/message/message-queue.js';
 import { localAddress } from '../common/platform/local-address.js';
 import type { SerializeType } from '../remoting/protocol/command.js';
+import { type SessionCredentials, validateCredentials } from '../remoting/transport/acl-client-rpc-hook.js';
 import { parseAddress } from '../remoting/transport/address.js';
 import type { RPCHook } from '../remoting/transport/processor.js';
 import type { RemotingClientSettings } from '../remoting/transport/settings.js';
-import { type SessionCredentials, validateCredentials } from './acl-client-rpc-hook.js';
+import { type TlsClientOptions, tlsClientSettings } from '../remoting/transport/tls-settings.js';
 import { withoutNamespace, wrapNamespace } from './namespace.js';
 
 /** Upstream's placeholder instance name, replaced by `pid#nanotime` when a client starts. */
@@ -62,6 +63,12 @@ export interface ClientOptions {
   serializeType?: SerializeTypeName | undefined;
   /** Transport settings (connect timeout, idle time, frame size...). */
   remoting?: Partial<RemotingClientSettings> | undefined;
+  /**
+   * Connect to name servers and brokers with TLS (upstream's `useTLS`). `true` trusts any server
+   * certificate, as upstream's client does by default; `{ ca }` verifies the server's chain;
+   * `{ cert, key }` sends a client certificate. Host names are checked only with `verifyHostname`.
+   */
+  tls?: boolean | TlsClientOptions | undefined;
   /** Runs around every request (tracing, custom signing). */
   rpcHook?: RPCHook | undefined;
   /**
@@ -188,6 +195,20 @@ export function instanceNameFor(instanceName: string | undefined): string {
   return name === DEFAULT_INSTANCE_NAME ? `${process.pid}#${process.hrtime.bigint()}` : name;
 }
 
+function withTls(
+  remoting: Partial<RemotingClientSettings>,
+  tls: boolean | TlsClientOptions | undefined,
+): Partial<RemotingClientSettings> {
+  let settings: ReturnType<typeof tlsClientSettings>;
+  try {
+    settings = tlsClientSettings(tls);
+  } catch (error) {
+    // A client's own option errors carry upstream's client-side code, as the others here do.
+    throw new ValidationError((error as Error).message, -1);
+  }
+  return settings === undefined ? remoting : { ...remoting, tls: settings };
+}
+
 /** Applies defaults and checks every value; `changeInstanceName` is false for the client-inner producer. */
 export function resolveClientConfig(options: ClientOptions, changeInstanceName = true): ClientConfig {
   const d = DEFAULT_CLIENT_CONFIG;
@@ -233,7 +254,7 @@ export function resolveClientConfig(options: ClientOptions, changeInstanceName =
     mqClientApiTimeout: positive('mqClientApiTimeout', options.mqClientApiTimeout ?? d.mqClientApiTimeout),
     useHeartbeatV2: optionalBoolean('useHeartbeatV2', options.useHeartbeatV2) ?? d.useHeartbeatV2,
     serializeType: serializeTypeOption(optionalString('serializeType', options.serializeType)),
-    remoting: options.remoting ?? {},
+    remoting: withTls(options.remoting ?? {}, options.tls),
     rpcHook: options.rpcHook,
     credentials: options.credentials === undefined ? undefined : validateCredentials(options.credentials),
     clock: options.clock ?? liveSystemClock,

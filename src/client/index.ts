@@ -1,7 +1,7 @@
 /** The Node.js client: producers now; consumers build on the same client instance. */
 
 export { ConsumeFromWhere, MessageModel } from '../common/protocol/heartbeat-data.js';
-export { AclClientRPCHook, type SessionCredentials } from './acl-client-rpc-hook.js';
+export { AclClientRPCHook, type SessionCredentials } from '../remoting/transport/acl-client-rpc-hook.js';
 export { type ClientOptions, DEFAULT_CLIENT_CONFIG } from './client-config.js';
 export type { ConsumeMessageContext, ConsumeMessageHook } from './consumer/consume/consume-hooks.js';
 export {

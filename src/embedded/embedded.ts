@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrokerConfigOverrides } from '../broker/broker-config.js';
 import { createLogger, type Logger } from '../common/logger.js';
+import type { TlsSystemConfig } from '../remoting/transport/tls-system-config.js';
 import { startStandalone } from './standalone.js';
 
 export interface EmbeddedOptions extends BrokerConfigOverrides {
@@ -14,6 +15,8 @@ export interface EmbeddedOptions extends BrokerConfigOverrides {
   storeDir?: string;
   /** Defaults to a logger that prints nothing below `error`. */
   logger?: Logger;
+  /** TLS of the name server and the broker (see StandaloneOptions.tls). */
+  tls?: Partial<TlsSystemConfig>;
 }
 
 export interface Embedded {
@@ -28,7 +31,7 @@ export interface Embedded {
 }
 
 export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embedded> {
-  const { storeDir, logger, ...settings } = options;
+  const { storeDir, logger, tls, ...settings } = options;
   const temporary = storeDir === undefined;
   const dataDir = storeDir ?? mkdtempSync(join(tmpdir(), 'rocketmq-ts-'));
   try {
@@ -43,6 +46,7 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
         listenPort: settings.listenPort ?? 0,
       },
       logger: logger ?? createLogger('rmq', { level: 'error' }),
+      ...(tls === undefined ? {} : { tls }),
     });
     let closing: Promise<void> | undefined;
     return {

@@ -8,6 +8,7 @@ import type { BrokerConfigOverrides } from '../broker/broker-config.js';
 import { type BrokerController, createBroker } from '../broker/broker-controller.js';
 import { createLogger, type Logger } from '../common/logger.js';
 import { createNamesrv, type NamesrvController } from '../namesrv/index.js';
+import type { TlsSystemConfig } from '../remoting/transport/tls-system-config.js';
 
 export interface StandaloneOptions {
   /** Root of everything written: the store (storePathRootDir) and `namesrv/kvConfig.json`. */
@@ -20,6 +21,11 @@ export interface StandaloneOptions {
   brokerExtraProperties?: ReadonlyMap<string, string>;
   /** Address both listen on [all interfaces]. */
   host?: string;
+  /**
+   * TLS of both (upstream's TLS system properties). The broker reaches its name server with TLS when
+   * tlsEnable is set, and by default when tlsMode is enforcing (it could not register otherwise).
+   */
+  tls?: Partial<TlsSystemConfig>;
   logger?: Logger;
 }
 
@@ -43,6 +49,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     listenPort: options.namesrvPort ?? 9876,
     kvConfigPath: join(dataDir, 'namesrv', 'kvConfig.json'),
     settings: host === undefined ? {} : { listenHost: host },
+    ...(options.tls === undefined ? {} : { tls: options.tls }),
     logger: logger.child('namesrv'),
   });
   const nsAddress = await namesrv.start();
@@ -61,6 +68,11 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       ...(options.brokerExtraProperties === undefined
         ? {}
         : { extraProperties: options.brokerExtraProperties }),
+      ...(options.tls === undefined
+        ? {}
+        : {
+            tls: { ...options.tls, tlsEnable: options.tls.tlsEnable ?? options.tls.tlsMode === 'enforcing' },
+          }),
       logger: logger.child('broker'),
     });
     await broker.start();

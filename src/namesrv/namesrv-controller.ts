@@ -13,8 +13,12 @@ import {
   type BoundAddress,
   type Connection,
   RemotingServer,
-  type RemotingServerSettings,
+  type RemotingServerOverrides,
+  resolveTlsSystemConfig,
+  type TlsSystemConfig,
+  tlsServerConfigOf,
 } from '../remoting/transport/index.js';
+import { NamesrvAcl } from './acl/namesrv-acl.js';
 import { KVConfigManager } from './kvconfig/kv-config-manager.js';
 import { type NamesrvSettings, namesrvSettings } from './namesrv-settings.js';
 import type { NamesrvContext } from './processor/namesrv-context.js';
@@ -29,7 +33,10 @@ export interface CreateNamesrvOptions {
   clock?: Clock;
   logger?: Logger;
   settings?: Partial<NamesrvSettings>;
-  remoting?: Partial<RemotingServerSettings>;
+  /** Transport settings (their `tls` over the one below). */
+  remoting?: RemotingServerOverrides;
+  /** upstream's TLS system properties (`tls.server.mode`...), under tls.config.file. */
+  tls?: Partial<TlsSystemConfig>;
 }
 
 type State = 'new' | 'starting' | 'running' | 'stopped';
@@ -41,6 +48,8 @@ export class NamesrvController {
   readonly routeInfoManager: RouteInfoManager;
   readonly kvConfigManager: KVConfigManager;
   readonly remotingServer: RemotingServer;
+  /** Plain ACL on the write requests (settings.aclEnable); undefined when off. */
+  readonly acl: NamesrvAcl | undefined;
   private state: State = 'new';
   private scanTimer: TimerHandle | undefined;
 
@@ -60,7 +69,11 @@ export class NamesrvController {
       kvConfigPath: this.settings.kvConfigPath,
       logger: this.logger.child('kvconfig'),
     });
-    this.remotingServer = new RemotingServer(options.remoting, { logger: this.logger.child('remoting') });
+    const tls = tlsServerConfigOf(resolveTlsSystemConfig(options.tls, { logger: this.logger }));
+    this.remotingServer = new RemotingServer(
+      { ...options.remoting, tls: { ...tls, ...options.remoting?.tls } },
+      { logger: this.logger.child('remoting') },
+    );
     const context: NamesrvContext = {
       routeInfoManager: this.routeInfoManager,
       kvConfigManager: this.kvConfigManager,
@@ -70,6 +83,10 @@ export class NamesrvController {
       logger: this.logger,
     };
     registerNamesrvProcessors(this.remotingServer, context);
+    this.acl = this.settings.aclEnable
+      ? new NamesrvAcl(this.settings, this.clock, this.logger.child('acl'))
+      : undefined;
+    if (this.acl !== undefined) this.remotingServer.registerRPCHook(this.acl.hook);
     this.remotingServer.on('connection', this.onConnection);
   }
 
@@ -83,6 +100,7 @@ export class NamesrvController {
     if (this.state !== 'new') throw new RocketMQError(`name server cannot start: it is ${this.state}`);
     this.state = 'starting';
     try {
+      await this.acl?.start();
       await this.kvConfigManager.load();
       const bound = await this.remotingServer.listen({
         port: this.settings.listenPort,
@@ -94,6 +112,7 @@ export class NamesrvController {
       return bound;
     } catch (error) {
       this.state = 'stopped';
+      this.acl?.stop();
       await this.remotingServer.close();
       throw error;
     }
@@ -105,6 +124,7 @@ export class NamesrvController {
     this.state = 'stopped';
     this.scanTimer?.cancel();
     this.scanTimer = undefined;
+    this.acl?.stop();
     await this.remotingServer.close();
     await this.kvConfigManager.flushed();
   }

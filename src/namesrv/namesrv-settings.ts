@@ -26,28 +26,50 @@ export interface NamesrvSettings {
   brokerChannelExpiredTime: number;
   /** Largest inflated size of a compressed REGISTER_BROKER body, bytes (no upstream limit). */
   maxRegisterBodyInflatedSize: number;
+  /**
+   * Plain ACL on the name server's write requests (register/unregister broker, KV config, broker
+   * permissions, topic deletes, its config): signed by an `admin: true` account of the broker's file
+   * format. Reads stay open. Our setting [false]: upstream's name server has no ACL.
+   */
+  aclEnable: boolean;
+  /** Where `conf/plain_acl.yml` and `conf/acl/` are [env ROCKETMQ_HOME]. */
+  rocketmqHome: string | undefined;
+  /** The default ACL file, relative to rocketmqHome unless absolute [conf/plain_acl.yml]. */
+  aclPlainFile: string;
+  /** ms between looks at the ACL files for changes [5000]. */
+  aclFileWatchInterval: number;
 }
 
 export function defaultKvConfigPath(): string {
   return join(homedir(), 'namesrv', 'kvConfig.json');
 }
 
-export const DEFAULT_NAMESRV_SETTINGS: Readonly<Omit<NamesrvSettings, 'kvConfigPath'>> = Object.freeze({
-  listenPort: 9876,
-  listenHost: undefined,
-  orderMessageEnable: false,
-  productEnvName: 'center',
-  scanNotActiveBrokerInterval: 10_000,
-  scanNotActiveBrokerDelay: 5_000,
-  brokerChannelExpiredTime: 120_000,
-  maxRegisterBodyInflatedSize: DEFAULT_MAX_INFLATED_REGISTER_BODY,
-});
+export const DEFAULT_NAMESRV_SETTINGS: Readonly<Omit<NamesrvSettings, 'kvConfigPath' | 'rocketmqHome'>> =
+  Object.freeze({
+    listenPort: 9876,
+    listenHost: undefined,
+    orderMessageEnable: false,
+    productEnvName: 'center',
+    scanNotActiveBrokerInterval: 10_000,
+    scanNotActiveBrokerDelay: 5_000,
+    brokerChannelExpiredTime: 120_000,
+    maxRegisterBodyInflatedSize: DEFAULT_MAX_INFLATED_REGISTER_BODY,
+    aclEnable: false,
+    aclPlainFile: 'conf/plain_acl.yml',
+    aclFileWatchInterval: 5000,
+  });
+
+function envRocketmqHome(): string | undefined {
+  const home = process.env.ROCKETMQ_HOME;
+  return home === undefined || home === '' ? undefined : home;
+}
 
 /** Every omitted field takes its default; a bad value throws a ValidationError naming it. */
 export function namesrvSettings(overrides: Partial<NamesrvSettings> = {}): NamesrvSettings {
   const s: NamesrvSettings = {
     ...DEFAULT_NAMESRV_SETTINGS,
     kvConfigPath: overrides.kvConfigPath ?? defaultKvConfigPath(),
+    rocketmqHome: envRocketmqHome(),
     ...overrides,
   };
   if (!Number.isInteger(s.listenPort) || s.listenPort < 0 || s.listenPort > 65535) {
@@ -57,6 +79,7 @@ export function namesrvSettings(overrides: Partial<NamesrvSettings> = {}): Names
     scanNotActiveBrokerInterval: s.scanNotActiveBrokerInterval,
     brokerChannelExpiredTime: s.brokerChannelExpiredTime,
     maxRegisterBodyInflatedSize: s.maxRegisterBodyInflatedSize,
+    aclFileWatchInterval: s.aclFileWatchInterval,
   };
   for (const [name, value] of Object.entries(positive)) {
     if (!Number.isFinite(value) || value <= 0) {

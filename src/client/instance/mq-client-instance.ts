@@ -14,8 +14,8 @@ import type { Logger } from '../../common/logger.js';
 import { encodeHeartbeatData, type HeartbeatData } from '../../common/protocol/heartbeat-data.js';
 import type { TopicRouteData } from '../../common/protocol/route.js';
 import { SerializeType } from '../../remoting/protocol/command.js';
+import { AclClientRPCHook } from '../../remoting/transport/acl-client-rpc-hook.js';
 import { RemotingClient } from '../../remoting/transport/remoting-client.js';
-import { AclClientRPCHook } from '../acl-client-rpc-hook.js';
 import { buildMQClientId, type ClientConfig } from '../client-config.js';
 import { heartbeatFailureChannel, routeChangeChannel } from '../diagnostics.js';
 import { errorText } from '../errors.js';
@@ -78,6 +78,8 @@ export class MQClientInstance implements ClientRemotingHost {
   readonly brokerVersionTable = new Map<string, Map<string, number>>();
   private readonly producerTable = new Map<string, MQProducerInner>();
   private readonly consumerTable = new Map<string, MQConsumerInner>();
+  /** Admin clients (upstream's adminExtTable): they keep the instance alive but send no heartbeat. */
+  private readonly adminExtTable = new Set<string>();
   private readonly routeUpdates = new Map<string, Promise<boolean>>();
   /** Why the last route request of a topic failed, until one succeeds. */
   private readonly routeErrors = new Map<string, unknown>();
@@ -194,6 +196,17 @@ export class MQClientInstance implements ClientRemotingHost {
   async unregisterConsumer(group: string): Promise<void> {
     if (!this.consumerTable.delete(group)) return;
     await this.unregisterClient(undefined, group);
+  }
+
+  /** upstream `registerAdminExt`: false when the group is already registered. */
+  registerAdminExt(group: string): boolean {
+    if (this.adminExtTable.has(group)) return false;
+    this.adminExtTable.add(group);
+    return true;
+  }
+
+  unregisterAdminExt(group: string): void {
+    this.adminExtTable.delete(group);
   }
 
   selectProducer(group: string): MQProducerInner | undefined {
@@ -370,12 +383,13 @@ export class MQClientInstance implements ClientRemotingHost {
   }
 
   /**
-   * Shuts down once no producer or consumer is registered (upstream: the last one's shutdown), then
+   * Shuts down once no producer, consumer or admin is registered (upstream: the last one's shutdown), then
    * stops every timer and closes every connection.
    */
   shutdown(): Promise<void> {
     const ownProducer = this.innerProducer === undefined ? 0 : 1;
-    if (this.consumerTable.size > 0 || this.producerTable.size > ownProducer) return Promise.resolve();
+    if (this.consumerTable.size > 0 || this.adminExtTable.size > 0 || this.producerTable.size > ownProducer)
+      return Promise.resolve();
     this.shuttingDown ??= this.doShutdown();
     return this.shuttingDown;
   }

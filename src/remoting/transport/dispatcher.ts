@@ -24,6 +24,15 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** True for an error whose thrower already logged it (`alreadyLogged: true`). */
+function alreadyLogged(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { alreadyLogged?: unknown }).alreadyLogged === true
+  );
+}
+
 export class RequestDispatcher implements InboundRequestHandler {
   private readonly processors = new Map<number, RequestProcessor>();
   private defaultProcessor: RequestProcessor | undefined;
@@ -171,8 +180,11 @@ export class RequestDispatcher implements InboundRequestHandler {
     const typed = error instanceof RocketMQError;
     const remark = typed ? error.message : error instanceof Error ? error.toString() : String(error);
     const fields = { remoteAddress: connection.remoteAddress, code: request.code, error: describe(error) };
-    if (typed) this.logger.warn('request failed', fields);
-    else this.logger.error('request processor threw', fields);
+    // A hook that refuses requests (ACL) logs its refusals itself, rate-limited.
+    if (!alreadyLogged(error)) {
+      if (typed) this.logger.warn('request failed', fields);
+      else this.logger.error('request processor threw', fields);
+    }
     if (isOneway(request)) return;
     const code = typed ? error.responseCode : ResponseCode.SYSTEM_ERROR;
     this.sendQuietly(

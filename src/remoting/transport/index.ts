@@ -35,13 +35,59 @@ export {
   type RemotingServerOptions,
 } from './remoting-server.js';
 export {
+  buildCertificate,
+  type CertificateSpec,
+  generateEcKeyPair,
+  generateSelfSignedCertificate,
+  type KeyAndCertificate,
+  privateKeyPem,
+  toPem,
+} from './self-signed-cert.js';
+export {
   type ConnectionSettings,
   clientConnectionSettings,
   clientSettings,
   DEFAULT_REMOTING_CLIENT_SETTINGS,
   DEFAULT_REMOTING_SERVER_SETTINGS,
   type RemotingClientSettings,
+  type RemotingServerOverrides,
   type RemotingServerSettings,
   serverConnectionSettings,
   serverSettings,
 } from './settings.js';
+export { TlsAcceptor, type TlsAcceptorOptions } from './tls-acceptor.js';
+export {
+  type Admission,
+  admitConnection,
+  type ConnectionKind,
+  detectConnectionKind,
+  HANDSHAKE_MAGIC_CODE,
+} from './tls-detect.js';
+export { ServerTlsContext, testModeCertificate } from './tls-server-context.js';
+export {
+  DEFAULT_TLS_SERVER_SETTINGS,
+  type PemInput,
+  TLS_CLIENT_AUTH_MODES,
+  TLS_MODES,
+  type TlsClientAuth,
+  type TlsClientOptions,
+  type TlsClientSettings,
+  type TlsMode,
+  type TlsServerConfig,
+  type TlsServerSettings,
+  tlsClientSettings,
+  tlsServerSettings,
+} from './tls-settings.js';
+export {
+  DEFAULT_TLS_CONFIG_FILE,
+  DEFAULT_TLS_SYSTEM_CONFIG,
+  isSecretTlsPropertyKey,
+  isTlsPropertyKey,
+  parseTlsProperties,
+  resolveTlsSystemConfig,
+  TLS_PROPERTY_KEYS,
+  type TlsSystemConfig,
+  tlsClientOptionsOf,
+  tlsServerConfigOf,
+  tlsSystemConfig,
+} from './tls-system-config.js';

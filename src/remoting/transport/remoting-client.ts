@@ -3,7 +3,8 @@
  * after it closed. Requests pipeline on that connection; requests the peer sends back (broker to
  * client) go to the processors registered here.
  */
-import { connect as netConnect, type Socket } from 'node:net';
+import { isIP, connect as netConnect, type Socket } from 'node:net';
+import { type ConnectionOptions as TlsConnectOptions, connect as tlsConnect } from 'node:tls';
 import { createLogger, type Logger } from '../../common/logger.js';
 import type { RemotingCommand } from '../protocol/command.js';
 import { parseAddress } from './address.js';
@@ -17,6 +18,7 @@ import {
   clientSettings,
   type RemotingClientSettings,
 } from './settings.js';
+import type { PemInput, TlsClientSettings } from './tls-settings.js';
 
 export interface RemotingClientOptions {
   logger?: Logger;
@@ -24,6 +26,32 @@ export interface RemotingClientOptions {
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+function pem(input: PemInput | undefined): string | Buffer | Array<string | Buffer> | undefined {
+  return input === undefined || typeof input === 'string' || Buffer.isBuffer(input) ? input : [...input];
+}
+
+function acceptAnyName(): undefined {
+  return undefined;
+}
+
+/** node:tls options for `tls`; see TlsClientOptions for why nothing is verified by default. */
+function tlsConnectOptions(host: string, port: number, tls: TlsClientSettings): TlsConnectOptions {
+  const options: TlsConnectOptions = {
+    host,
+    port,
+    rejectUnauthorized: tls.authServer,
+    ca: pem(tls.ca),
+    cert: pem(tls.cert),
+    key: pem(tls.key),
+    passphrase: tls.passphrase,
+  };
+  // RFC 6066 allows no IP address as server name.
+  const servername = tls.servername ?? (isIP(host) === 0 ? host : undefined);
+  if (servername !== undefined) options.servername = servername;
+  if (!tls.verifyHostname) options.checkServerIdentity = acceptAnyName;
+  return options;
 }
 
 export class RemotingClient {
@@ -187,8 +215,13 @@ export class RemotingClient {
     } catch (error) {
       return Promise.reject(new RemotingConnectError(address, describe(error), { cause: error }));
     }
+    const tls = this.settings.tls;
     const attempt = new Promise<Connection>((resolve, reject) => {
-      const socket: Socket = netConnect({ host, port, noDelay: true });
+      // connectTimeoutMs covers the TLS handshake too.
+      const socket: Socket =
+        tls === undefined
+          ? netConnect({ host, port, noDelay: true })
+          : tlsConnect(tlsConnectOptions(host, port, tls)).setNoDelay(true);
       const fail = (error: RemotingConnectError) => {
         clearTimeout(timer);
         socket.off('error', onError);
@@ -204,7 +237,7 @@ export class RemotingClient {
         this.settings.connectTimeoutMs,
       );
       socket.once('error', onError);
-      socket.once('connect', () => {
+      socket.once(tls === undefined ? 'connect' : 'secureConnect', () => {
         if (this.closed) {
           fail(new RemotingConnectError(address, 'client is closed'));
           return;

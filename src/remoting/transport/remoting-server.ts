@@ -1,6 +1,7 @@
 /**
  * RemotingServer: accepts connections (TCP, or any duplex handed to handle()) and answers requests
- * with the processors registered per request code.
+ * with the processors registered per request code. Accepted sockets go through the TLS acceptor
+ * first, which serves TLS and plaintext on the same port as settings.tls.tlsMode says.
  */
 import { EventEmitter } from 'node:events';
 import { createServer, type Server, type Socket } from 'node:net';
@@ -14,10 +15,12 @@ import { RequestDispatcher } from './dispatcher.js';
 import type { RequestProcessor, RPCHook } from './processor.js';
 import {
   type ConnectionSettings,
+  type RemotingServerOverrides,
   type RemotingServerSettings,
   serverConnectionSettings,
   serverSettings,
 } from './settings.js';
+import { TlsAcceptor } from './tls-acceptor.js';
 
 export interface RemotingServerOptions {
   logger?: Logger;
@@ -52,14 +55,22 @@ export class RemotingServer extends EventEmitter<RemotingServerEvents> {
   private readonly connectionSettings: ConnectionSettings;
   private readonly dispatcher: RequestDispatcher;
   private readonly open = new Set<Connection>();
+  private readonly acceptor: TlsAcceptor;
   private server: Server | undefined;
   private closing = false;
 
-  constructor(settings: Partial<RemotingServerSettings> = {}, options: RemotingServerOptions = {}) {
+  constructor(settings: RemotingServerOverrides = {}, options: RemotingServerOptions = {}) {
     super();
     this.settings = serverSettings(settings);
     this.logger = options.logger ?? createLogger('remoting.server');
     this.connectionSettings = serverConnectionSettings(this.settings);
+    this.acceptor = new TlsAcceptor({
+      settings: this.settings.tls,
+      // A connection that never sends a byte is idle, as upstream's IdleStateHandler sees it.
+      firstByteTimeoutMs: this.settings.serverChannelMaxIdleTimeSeconds * 1000,
+      logger: this.logger.child('tls'),
+      serve: (stream, remoteAddress) => this.handle(stream, { remoteAddress }),
+    });
     const limits = this.settings;
     this.dispatcher = new RequestDispatcher(this.logger, (code) => requestBodyLimit(limits, code));
   }
@@ -110,7 +121,12 @@ export class RemotingServer extends EventEmitter<RemotingServerEvents> {
     if (this.server !== undefined)
       return Promise.reject(new RocketMQError('RemotingServer is already listening'));
     if (this.closing) return Promise.reject(new RocketMQError('RemotingServer is closed'));
-    const server = createServer({ noDelay: true }, (socket: Socket) => this.handle(socket));
+    try {
+      this.acceptor.prepare();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const server = createServer({ noDelay: true }, (socket: Socket) => this.acceptor.accept(socket));
     this.server = server;
     return new Promise<BoundAddress>((resolve, reject) => {
       const onError = (error: Error) => {
@@ -137,6 +153,7 @@ export class RemotingServer extends EventEmitter<RemotingServerEvents> {
   /** Stops listening, closes every connection, and resolves when all of them are closed. */
   async close(): Promise<void> {
     this.closing = true;
+    this.acceptor.close();
     const server = this.server;
     this.server = undefined;
     const stopped =

@@ -6,6 +6,12 @@ import { ValidationError } from '../../common/errors.js';
 import { SerializeType } from '../protocol/command.js';
 import { DEFAULT_MAX_FRAME_SIZE } from '../protocol/frame.js';
 import { DEFAULT_REQUEST_BODY_MAX_SIZE, DEFAULT_REQUEST_BODY_MAX_SIZE_BY_CODE } from './body-limits.js';
+import {
+  DEFAULT_TLS_SERVER_SETTINGS,
+  type TlsClientSettings,
+  type TlsServerSettings,
+  tlsServerSettings,
+} from './tls-settings.js';
 
 /** What one Connection needs; the server and client derive it from their own settings. */
 export interface ConnectionSettings {
@@ -51,6 +57,8 @@ export interface RemotingServerSettings {
    * message-carrying codes and REGISTER_BROKER the frame limit.
    */
   requestBodyMaxSizeByCode: Readonly<Record<number, number>>;
+  /** TLS on the listen port (upstream's TlsSystemConfig server keys); overrides merge over the defaults. */
+  tls: Readonly<TlsServerSettings>;
 }
 
 export interface RemotingClientSettings {
@@ -70,6 +78,8 @@ export interface RemotingClientSettings {
    * request's own form. Undefined: each request goes in the form it was created with.
    */
   serializeType: SerializeType | undefined;
+  /** Connect with TLS (see tlsClientSettings); undefined connects in plaintext. */
+  tls: TlsClientSettings | undefined;
 }
 
 export const DEFAULT_REMOTING_SERVER_SETTINGS: Readonly<RemotingServerSettings> = Object.freeze({
@@ -82,6 +92,7 @@ export const DEFAULT_REMOTING_SERVER_SETTINGS: Readonly<RemotingServerSettings> 
   defaultInvokeTimeoutMs: 3000,
   requestBodyMaxSize: DEFAULT_REQUEST_BODY_MAX_SIZE,
   requestBodyMaxSizeByCode: DEFAULT_REQUEST_BODY_MAX_SIZE_BY_CODE,
+  tls: DEFAULT_TLS_SERVER_SETTINGS,
 });
 
 export const DEFAULT_REMOTING_CLIENT_SETTINGS: Readonly<RemotingClientSettings> = Object.freeze({
@@ -92,6 +103,7 @@ export const DEFAULT_REMOTING_CLIENT_SETTINGS: Readonly<RemotingClientSettings> 
   maxPendingRequests: 65535,
   defaultInvokeTimeoutMs: 3000,
   serializeType: undefined,
+  tls: undefined,
 });
 
 function checkNonNegative(owner: string, values: Record<string, number | boolean>): void {
@@ -102,7 +114,12 @@ function checkNonNegative(owner: string, values: Record<string, number | boolean
   }
 }
 
-export function serverSettings(overrides: Partial<RemotingServerSettings> = {}): RemotingServerSettings {
+/** Server settings given in code; `tls` may be partial, merged over the TLS defaults. */
+export type RemotingServerOverrides = Partial<Omit<RemotingServerSettings, 'tls'>> & {
+  tls?: Partial<TlsServerSettings> | undefined;
+};
+
+export function serverSettings(overrides: RemotingServerOverrides = {}): RemotingServerSettings {
   const s = {
     ...DEFAULT_REMOTING_SERVER_SETTINGS,
     ...overrides,
@@ -110,8 +127,9 @@ export function serverSettings(overrides: Partial<RemotingServerSettings> = {}):
       ...DEFAULT_REMOTING_SERVER_SETTINGS.requestBodyMaxSizeByCode,
       ...overrides.requestBodyMaxSizeByCode,
     }),
+    tls: Object.freeze(tlsServerSettings(overrides.tls)),
   };
-  const { requestBodyMaxSizeByCode: byCode, ...numbers } = s;
+  const { requestBodyMaxSizeByCode: byCode, tls: _tls, ...numbers } = s;
   checkNonNegative('RemotingServerSettings', numbers);
   for (const [code, limit] of Object.entries(byCode)) {
     if (!Number.isInteger(Number(code)) || typeof limit !== 'number' || !(limit >= 0)) {
@@ -130,7 +148,7 @@ export function serverSettings(overrides: Partial<RemotingServerSettings> = {}):
 
 export function clientSettings(overrides: Partial<RemotingClientSettings> = {}): RemotingClientSettings {
   const s = { ...DEFAULT_REMOTING_CLIENT_SETTINGS, ...overrides };
-  const { serializeType: type, ...numbers } = s;
+  const { serializeType: type, tls: _tls, ...numbers } = s;
   checkNonNegative('RemotingClientSettings', numbers);
   if (type !== undefined && type !== SerializeType.JSON && type !== SerializeType.ROCKETMQ) {
     throw new ValidationError(

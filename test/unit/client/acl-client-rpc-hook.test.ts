@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AclClientRPCHook } from '../../../src/client/acl-client-rpc-hook.js';
 import { resolveClientConfig } from '../../../src/client/client-config.js';
 import { ValidationError } from '../../../src/common/errors.js';
 import { createRequest } from '../../../src/remoting/protocol/command.js';
+import { AclClientRPCHook } from '../../../src/remoting/transport/acl-client-rpc-hook.js';
 
 test('signs a copy of the header: AccessKey, SecurityToken, Signature over values and body', () => {
   const header = { topic: 'TopicTest', queueId: '1', producerGroup: 'PG' };
@@ -46,4 +46,15 @@ test('bad credentials are refused when the client is created', () => {
     namesrvAddr: '127.0.0.1:9876',
   });
   assert.equal(config.credentials?.accessKey, 'a');
+});
+
+test('a query by key leaves _UNIQUE_KEY_QUERY unsigned and says 4.9.3, so 4.9.x and 5.x brokers both verify it', () => {
+  const request = createRequest(12, { extFields: { topic: 'T', key: 'k', _UNIQUE_KEY_QUERY: 'true' } });
+  const hook = new AclClientRPCHook({ accessKey: 'rocketmq2', secretKey: '12345678' });
+  hook.doBeforeRequest('x', request);
+  assert.equal(request.version, 399);
+  const expected = createRequest(10, { extFields: { topic: 'T', key: 'k' } });
+  hook.doBeforeRequest('x', expected);
+  assert.equal(request.extFields?.Signature, expected.extFields?.Signature);
+  assert.equal(request.extFields?._UNIQUE_KEY_QUERY, 'true');
 });

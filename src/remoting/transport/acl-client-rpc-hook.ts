@@ -1,6 +1,7 @@
 /**
- * AclClientRPCHook: signs every request this client sends (brokers and name servers alike) as
- * upstream's hook does, so a broker with plain ACL on accepts it. Nothing is added to responses.
+ * AclClientRPCHook: signs every request a client sends (brokers and name servers alike) as upstream's
+ * hook does, so a server with plain ACL on accepts it. Nothing is added to responses. Here rather than
+ * in the client because the broker signs its own name-server requests with it too.
  */
 import {
   ACCESS_KEY,
@@ -8,11 +9,15 @@ import {
   calSignature,
   combineRequestContent,
   SECURITY_TOKEN,
+  SERVER_UNSIGNED_FIELDS,
   SIGNATURE,
-} from '../common/acl/acl-signer.js';
-import { ValidationError } from '../common/errors.js';
-import type { RemotingCommand } from '../remoting/protocol/command.js';
-import type { RPCHook } from '../remoting/transport/processor.js';
+} from '../../common/acl/acl-signer.js';
+import { MixAll, MQVersion } from '../../common/constants.js';
+import { ValidationError } from '../../common/errors.js';
+import type { RemotingCommand } from '../protocol/command.js';
+import { RequestCode } from '../protocol/request-code.js';
+
+import type { RPCHook } from './processor.js';
 
 /** An ACL account (upstream SessionCredentials); the secret never leaves this process. */
 export interface SessionCredentials {
@@ -76,7 +81,15 @@ export class AclClientRPCHook implements RPCHook {
       fields[SECURITY_TOKEN] = this.credentials.securityToken;
     }
     // A request re-sent after a failure carries the old signature: it is not part of what is signed.
-    const content = combineRequestContent(fields, request.body, CLIENT_UNSIGNED_FIELDS);
+    let unsigned = CLIENT_UNSIGNED_FIELDS;
+    if (request.code === RequestCode.QUERY_MESSAGE && fields[MixAll.UNIQUE_MSG_QUERY_FLAG] !== undefined) {
+      // 4.9.x brokers never verify `_UNIQUE_KEY_QUERY` (so upstream's client, which signs it, cannot
+      // query by key with ACL on); 5.x brokers verify it unless the request says 4.9.3 or older.
+      // Leaving it out and saying 4.9.3 passes both.
+      unsigned = SERVER_UNSIGNED_FIELDS;
+      request.version = Math.min(request.version, MQVersion.V4_9_3);
+    }
+    const content = combineRequestContent(fields, request.body, unsigned);
     fields[SIGNATURE] = calSignature(content, this.credentials.secretKey);
   }
 

@@ -1,0 +1,80 @@
+/**
+ * PlainAccessValidator.parse, the broker's part: which topics and groups each request code needs,
+ * with which permission (4.9.8's table, with 5.x's fixes where 4.9.8 let a request through unchecked). Codes not listed need none (only the signature and the admin rule apply).
+ * Groups are their retry topic (`%RETRY%<group>`); a missing value adds nothing, as upstream.
+ */
+import type { AccessRequestSource } from '../../common/acl/access-request.js';
+import { getRetryTopic, isRetryTopic, Permission } from '../../common/acl/permission.js';
+import { decodeHeartbeatData } from '../../common/protocol/heartbeat-data.js';
+import { decodeHeader } from '../../remoting/protocol/header-schema.js';
+import {
+  GetConsumerListByGroupRequestHeader,
+  UnregisterClientRequestHeader,
+  UpdateConsumerOffsetRequestHeader,
+} from '../../remoting/protocol/headers/index.js';
+import { RequestCode } from '../../remoting/protocol/request-code.js';
+
+function add(into: Map<string, number>, resource: string | undefined, perm: number): void {
+  if (resource !== undefined) into.set(resource, perm);
+}
+
+export function brokerAccessResources(request: AccessRequestSource): Map<string, number> | undefined {
+  const ext = request.extFields ?? {};
+  const out = new Map<string, number>();
+  switch (request.code) {
+    case RequestCode.SEND_MESSAGE: {
+      // A send to a retry topic needs SUB on that group. 4.9.8 reads the group from a `group` field
+      // the V1 header does not have (so it checked nothing); 5.x checks the topic itself, as we do.
+      const topic = ext.topic;
+      add(out, topic, isRetryTopic(topic) ? Permission.SUB : Permission.PUB);
+      break;
+    }
+    // 4.9.8 does not check batches at all, so a batch could reach a topic the account may not
+    // publish to; 5.x checks them as single sends, as we do.
+    case RequestCode.SEND_MESSAGE_V2:
+    case RequestCode.SEND_BATCH_MESSAGE: {
+      const topic = ext.b;
+      add(out, topic, isRetryTopic(topic) ? Permission.SUB : Permission.PUB);
+      break;
+    }
+    case RequestCode.CONSUMER_SEND_MSG_BACK:
+      add(out, getRetryTopic(ext.group), Permission.SUB);
+      break;
+    // LITE_PULL_MESSAGE (5.x) is served by the same processor as PULL_MESSAGE: same resources.
+    case RequestCode.PULL_MESSAGE:
+    case RequestCode.LITE_PULL_MESSAGE:
+      add(out, ext.topic, Permission.SUB);
+      add(out, getRetryTopic(ext.consumerGroup), Permission.SUB);
+      break;
+    case RequestCode.QUERY_MESSAGE:
+      add(out, ext.topic, Permission.SUB);
+      break;
+    case RequestCode.HEART_BEAT: {
+      const heartbeat = decodeHeartbeatData(request.body);
+      for (const consumer of heartbeat.consumerDataSet) {
+        add(out, getRetryTopic(consumer.groupName), Permission.SUB);
+        for (const sub of consumer.subscriptionDataSet) add(out, sub.topic, Permission.SUB);
+      }
+      break;
+    }
+    case RequestCode.UNREGISTER_CLIENT: {
+      const header = decodeHeader(UnregisterClientRequestHeader, request.extFields);
+      add(out, getRetryTopic(header.consumerGroup), Permission.SUB);
+      break;
+    }
+    case RequestCode.GET_CONSUMER_LIST_BY_GROUP: {
+      const header = decodeHeader(GetConsumerListByGroupRequestHeader, request.extFields);
+      add(out, getRetryTopic(header.consumerGroup), Permission.SUB);
+      break;
+    }
+    case RequestCode.UPDATE_CONSUMER_OFFSET: {
+      const header = decodeHeader(UpdateConsumerOffsetRequestHeader, request.extFields);
+      add(out, getRetryTopic(header.consumerGroup), Permission.SUB);
+      add(out, header.topic, Permission.SUB);
+      break;
+    }
+    default:
+      return undefined;
+  }
+  return out;
+}
