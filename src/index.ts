@@ -2,6 +2,7 @@
  * rocketmq-ts: Apache RocketMQ for Node.js (clients, name server, broker), wire-compatible with the
  * official Java implementation. The programmatic entry points; deeper parts are importable by path.
  */
+export * from './admin/index.js';
 export { type BrokerConfig, type BrokerConfigOverrides, loadBrokerConfig } from './broker/broker-config.js';
 export { BrokerController, type CreateBrokerOptions, createBroker } from './broker/broker-controller.js';
 export * from './client/index.js';
