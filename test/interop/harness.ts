@@ -17,8 +17,9 @@ import {
 } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { connect as tlsConnect } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 
 export interface ServerHandle {
@@ -86,6 +87,8 @@ export interface StartNamesrvOptions {
   readonly config?: Readonly<Record<string, string | number | boolean>>;
   /** see StartBrokerOptions.gracefulStopMs (default 0) */
   readonly gracefulStopMs?: number;
+  /** JVM options added to the defaults, e.g. `-Dtls.server.mode=enforcing` */
+  readonly extraJvmArgs?: readonly string[];
 }
 
 export interface StartBrokerOptions {
@@ -114,8 +117,17 @@ export interface StartBrokerOptions {
    * throughput); the disk-space flags are always added.
    */
   readonly jvmArgs?: readonly string[];
+  /** JVM options added to jvmArgs, e.g. `-Dtls.enable=true` */
+  readonly extraJvmArgs?: readonly string[];
+  /** The name server only speaks TLS: check the registration over TLS. */
+  readonly namesrvTls?: boolean;
   /** Called right after the JVM is spawned, e.g. to time how long the listen port takes to accept. */
   readonly onSpawn?: (spawned: { readonly pid: number; readonly port: number }) => void;
+  /**
+   * Files written under the broker's ROCKETMQ_HOME before it starts, by path relative to it (e.g.
+   * `conf/plain_acl.yml`, which the broker reads with `aclEnable=true`).
+   */
+  readonly homeFiles?: Readonly<Record<string, string>>;
 }
 
 /** A decoded reply from the harness's own minimal JSON-header client (used for readiness checks). */
@@ -421,7 +433,12 @@ export function tcpConnectOnce(port: number, timeoutMs: number): Promise<void> {
 
 let nextOpaque = 1;
 
-export function simpleRequest(addr: string, code: number, timeoutMs: number): Promise<SimpleReply> {
+export function simpleRequest(
+  addr: string,
+  code: number,
+  timeoutMs: number,
+  tls = false,
+): Promise<SimpleReply> {
   const [host, portText] = splitAddr(addr);
   const opaque = nextOpaque++;
   const header = Buffer.from(
@@ -440,7 +457,10 @@ export function simpleRequest(addr: string, code: number, timeoutMs: number): Pr
   frame.writeInt32BE(header.length, 4); // serialize type 0 = JSON in the high byte
   header.copy(frame, 8);
   return new Promise((resolvePromise, reject) => {
-    const sock = connect({ host, port: Number(portText) });
+    // TLS as the official client's default: any server certificate is accepted.
+    const sock = tls
+      ? tlsConnect({ host, port: Number(portText), rejectUnauthorized: false })
+      : connect({ host, port: Number(portText) });
     let buf = Buffer.alloc(0);
     const fail = (e: Error) => {
       clearTimeout(timer);
@@ -449,7 +469,7 @@ export function simpleRequest(addr: string, code: number, timeoutMs: number): Pr
     };
     const timer = setTimeout(() => fail(new Error(`request ${code} to ${addr} timed out`)), timeoutMs);
     sock.once('error', fail);
-    sock.once('connect', () => sock.write(frame));
+    sock.once(tls ? 'secureConnect' : 'connect', () => sock.write(frame));
     sock.on('data', (d: Buffer) => {
       buf = Buffer.concat([buf, d]);
       if (buf.length < 4) return;
@@ -660,7 +680,7 @@ export async function startNamesrv(opts: StartNamesrvOptions = {}): Promise<Name
   const started = startJavaServer(
     'namesrv',
     homeDir,
-    NAMESRV_JVM,
+    [...NAMESRV_JVM, ...(opts.extraJvmArgs ?? [])],
     NAMESRV_MAIN,
     ['-c', confFile],
     serverClasspath(opts.upstream),
@@ -717,11 +737,15 @@ export async function startBroker(opts: StartBrokerOptions): Promise<BrokerHandl
     waitTimeMillsInSendQueue: 3000,
     ...opts.config,
   };
+  for (const [path, text] of Object.entries(opts.homeFiles ?? {})) {
+    const full = join(homeDir, path);
+    writeConf(dirname(full), basename(full), text);
+  }
   const confFile = writeConf(homeDir, 'broker.conf', confText(conf));
   const started = startJavaServer(
     'broker',
     homeDir,
-    [...(opts.jvmArgs ?? BROKER_JVM), ...BROKER_DISK_SPACE_FLAGS],
+    [...(opts.jvmArgs ?? BROKER_JVM), ...(opts.extraJvmArgs ?? []), ...BROKER_DISK_SPACE_FLAGS],
     BROKER_MAIN,
     ['-c', confFile],
     serverClasspath(opts.upstream),
@@ -731,7 +755,7 @@ export async function startBroker(opts: StartBrokerOptions): Promise<BrokerHandl
   try {
     await started.waitForLine(/boot success/, Math.max(1, deadline - Date.now()));
     await tcpConnectOnce(ports.port, Math.max(1, deadline - Date.now()));
-    await waitForRegistration(opts.namesrvAddr, addr, deadline);
+    await waitForRegistration(opts.namesrvAddr, addr, deadline, opts.namesrvTls === true);
   } catch (err) {
     return failWithLogs(started, err, `broker ${brokerName} on ${addr}`);
   }
@@ -755,7 +779,12 @@ export async function startBroker(opts: StartBrokerOptions): Promise<BrokerHandl
  * query normally finds it; a failed first registration is retried by the broker only after 10 s,
  * hence the bounded retry here.
  */
-async function waitForRegistration(namesrvAddr: string, brokerAddr: string, deadline: number): Promise<void> {
+async function waitForRegistration(
+  namesrvAddr: string,
+  brokerAddr: string,
+  deadline: number,
+  tls: boolean,
+): Promise<void> {
   let last = 'no reply';
   while (Date.now() < deadline) {
     try {
@@ -763,6 +792,7 @@ async function waitForRegistration(namesrvAddr: string, brokerAddr: string, dead
         namesrvAddr,
         GET_BROKER_CLUSTER_INFO,
         Math.max(1, deadline - Date.now()),
+        tls,
       );
       if (reply.header.code === 0 && reply.body.toString('utf8').includes(`"${brokerAddr}"`)) return;
       last = `code ${String(reply.header.code)}, body ${reply.body.toString('utf8').slice(0, 200)}`;
@@ -995,9 +1025,16 @@ export async function mqadmin(
   namesrvAddr: string,
   args: readonly string[],
   timeoutMs = 60_000,
-  options: { readonly upstream?: UpstreamLine } = {},
+  options: {
+    readonly upstream?: UpstreamLine;
+    /**
+     * ROCKETMQ_HOME to run with instead of the shared tool home, e.g. one whose conf/tools.yml holds
+     * the ACL credentials mqadmin signs with (it has no flag for them).
+     */
+    readonly rocketmqHome?: string;
+  } = {},
 ): Promise<JavaResult> {
-  const home = sharedToolHome();
+  const home = options.rocketmqHome ?? sharedToolHome();
   writeConf(join(home, 'conf'), 'logback_tools.xml', LOGBACK('tools.log'));
   return runJava('org.apache.rocketmq.tools.command.MQAdminStartup', [...args, '-n', namesrvAddr], {
     timeoutMs,
