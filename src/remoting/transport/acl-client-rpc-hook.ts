@@ -6,8 +6,7 @@
 import {
   ACCESS_KEY,
   CLIENT_UNSIGNED_FIELDS,
-  calSignature,
-  combineRequestContent,
+  calRequestSignature,
   SECURITY_TOKEN,
   SERVER_UNSIGNED_FIELDS,
   SIGNATURE,
@@ -53,9 +52,12 @@ export function validateCredentials(value: unknown): SessionCredentials {
 
 export class AclClientRPCHook implements RPCHook {
   private readonly credentials: SessionCredentials;
+  /** The secret's UTF-8 bytes, encoded once rather than per request. */
+  private readonly secretKey: Buffer;
 
   constructor(credentials: SessionCredentials) {
     this.credentials = validateCredentials(credentials);
+    this.secretKey = Buffer.from(this.credentials.secretKey, 'utf8');
   }
 
   get accessKey(): string {
@@ -89,8 +91,7 @@ export class AclClientRPCHook implements RPCHook {
       unsigned = SERVER_UNSIGNED_FIELDS;
       request.version = Math.min(request.version, MQVersion.V4_9_3);
     }
-    const content = combineRequestContent(fields, request.body, unsigned);
-    fields[SIGNATURE] = calSignature(content, this.credentials.secretKey);
+    fields[SIGNATURE] = calRequestSignature(fields, request.body, unsigned, this.secretKey);
   }
 
   doAfterResponse(): void {}

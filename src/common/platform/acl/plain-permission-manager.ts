@@ -13,8 +13,7 @@ import { AclException, AclFrame } from '../../acl/acl-exception.js';
 import type { AccessValidator } from '../../acl/acl-server-hook.js';
 import {
   CLIENT_UNSIGNED_FIELDS,
-  calSignature,
-  combineRequestContent,
+  calRequestSignature,
   SERVER_UNSIGNED_FIELDS,
   signatureEquals,
 } from '../../acl/acl-signer.js';
@@ -158,8 +157,10 @@ export class PlainPermissionManager implements AccessValidator {
       signature !== undefined &&
       signature.length <= MAX_SIGNATURE_LENGTH &&
       signatureEquals(
-        calSignature(
-          combineRequestContent(request.extFields ?? {}, request.body, unsignedFieldsOf(request.version)),
+        calRequestSignature(
+          request.extFields ?? {},
+          request.body,
+          unsignedFieldsOf(request.version),
           owned.secretKey,
         ),
         signature,
