@@ -300,7 +300,12 @@ export function rmqCommand(): string[] {
 }
 
 /** Our name server and broker: `rmq start` in a child process, a temp data dir, free loopback ports. */
-export async function startOurs(options: { dirPrefix: string; nodeFlags?: string[] }): Promise<Broker> {
+export async function startOurs(options: {
+  dirPrefix: string;
+  nodeFlags?: string[];
+  /** More `rmq start` flags, e.g. `-c broker.conf`. */
+  startArgs?: string[];
+}): Promise<Broker> {
   const dir = tempDir(options.dirPrefix);
   const child = spawnTracked(
     process.execPath,
@@ -318,6 +323,7 @@ export async function startOurs(options: { dirPrefix: string; nodeFlags?: string
       '127.0.0.1',
       '--broker-ip',
       '127.0.0.1',
+      ...(options.startArgs ?? []),
     ],
     'ignore',
   );
@@ -354,12 +360,24 @@ export async function startOurs(options: { dirPrefix: string; nodeFlags?: string
   }
 }
 
-/** The official 4.9.x name server and broker (test/interop/harness.ts), topics auto-created. */
-export async function startOfficial(): Promise<Broker> {
+/**
+ * The official 4.9.x name server and broker (test/interop/harness.ts), topics auto-created; `config`
+ * adds broker.conf keys, `homeFiles` files under its ROCKETMQ_HOME (conf/plain_acl.yml).
+ */
+export async function startOfficial(
+  options: {
+    config?: Readonly<Record<string, string | number | boolean>>;
+    homeFiles?: Readonly<Record<string, string>>;
+  } = {},
+): Promise<Broker> {
   const ns = await startNamesrv();
   removeOnExit(ns.homeDir);
   try {
-    const broker = await startBroker({ namesrvAddr: ns.addr, config: { autoCreateTopicEnable: true } });
+    const broker = await startBroker({
+      namesrvAddr: ns.addr,
+      config: { autoCreateTopicEnable: true, ...options.config },
+      ...(options.homeFiles === undefined ? {} : { homeFiles: options.homeFiles }),
+    });
     removeOnExit(broker.homeDir);
     return {
       name: 'official 4.9.x',
