@@ -18,6 +18,7 @@ import { ValidationError } from '../common/errors.js';
 import { parseJavaBoolean, parseJavaInt, parseJavaLong } from '../common/java-parse.js';
 import { parseJavaProperties } from '../common/java-properties.js';
 import type { Logger } from '../common/logger.js';
+import { DEFAULT_HTTP_HOST } from '../common/platform/http-server.js';
 import { localAddress } from '../common/platform/local-address.js';
 import { DEFAULT_FILTER_CACHE_SIZE } from '../filter/filter-factory.js';
 import {
@@ -172,6 +173,19 @@ export interface BrokerConfig extends MessageStoreConfig {
    * setting requestBodyMaxSizeByCode (programmatic only). Read at start.
    */
   requestBodyMaxSize: number;
+  /**
+   * Port of the broker's HTTP server for the web dashboard, which also serves Prometheus `/metrics`;
+   * -1 [default] is off (upstream has no such server), 0 any free port. `rmq start` sets 8080.
+   * Read at start.
+   */
+  dashboardPort: number;
+  /** Interface of the dashboard and metrics servers [127.0.0.1]; `0.0.0.0` exposes them. Read at start. */
+  dashboardHost: string;
+  /**
+   * Port of a server answering only `/metrics`, for a scrape port apart from the dashboard's; -1
+   * [default] is off, 0 any free port; equal to dashboardPort, the one server serves both. Read at start.
+   */
+  metricsPort: number;
   /** Interface to listen on; undefined = every interface, as upstream. Not read from files. */
   listenHost: string | undefined;
   /** ms between scans for clients without heartbeat (ClientHousekeepingService: 10 s). */
@@ -339,6 +353,9 @@ export const BROKER_CONFIG_KEYS: { readonly [K in BrokerConfigFileKey]: ConfigKe
   namedFilterTimeoutMillis: { kind: INT, owner: 'rocketmq-ts' },
   namedFilterMaxTimeouts: { kind: INT, owner: 'rocketmq-ts' },
   requestBodyMaxSize: { kind: INT, owner: 'rocketmq-ts' },
+  dashboardPort: { kind: INT, owner: 'rocketmq-ts' },
+  dashboardHost: { kind: STR, owner: 'rocketmq-ts' },
+  metricsPort: { kind: INT, owner: 'rocketmq-ts' },
   rocketmqHome: b(OPT_STR),
   aclPlainFile: { kind: STR, owner: 'rocketmq-ts' },
   aclFileWatchInterval: { kind: INT, owner: 'rocketmq-ts' },
@@ -463,6 +480,9 @@ export const DEFAULT_BROKER_CONFIG: Readonly<
   namedFilterTimeoutMillis: DEFAULT_NAMED_FILTER_TIMEOUT_MILLIS,
   namedFilterMaxTimeouts: DEFAULT_NAMED_FILTER_MAX_TIMEOUTS,
   requestBodyMaxSize: DEFAULT_REQUEST_BODY_MAX_SIZE,
+  dashboardPort: -1,
+  dashboardHost: DEFAULT_HTTP_HOST,
+  metricsPort: -1,
   aclPlainFile: 'conf/plain_acl.yml',
   aclFileWatchInterval: 5000,
   innerClientAuthenticationCredentials: undefined,
@@ -577,6 +597,14 @@ export function validateBrokerConfig(c: BrokerConfig): BrokerConfig {
   checkNameForPaths('brokerName', c.brokerName, errors);
   checkNameForPaths('brokerClusterName', c.brokerClusterName, errors);
   if (c.storePathRootDir.trim() === '') errors.push('storePathRootDir must not be blank');
+  for (const [name, v] of [
+    ['dashboardPort', c.dashboardPort],
+    ['metricsPort', c.metricsPort],
+  ] as const) {
+    if (!Number.isInteger(v) || v < -1 || v > 65535)
+      errors.push(`${name} must be -1 (off), 0 (any free port) or 1..65535, got ${v}`);
+  }
+  if (c.dashboardHost.trim() === '') errors.push('dashboardHost must not be blank');
   if (c.brokerRole === 'SLAVE' && c.brokerId <= 0) errors.push("Slave's brokerId must be > 0");
   const positive: Array<[string, number]> = [
     ['flushConsumerOffsetInterval', c.flushConsumerOffsetInterval],

@@ -34,6 +34,7 @@ import {
 } from '../remoting/transport/index.js';
 import type { MessageStoreConfig } from '../store/config.js';
 import { DefaultMessageStore } from '../store/default-message-store.js';
+import type { RecoveryProgressListener } from '../store/recovery-progress.js';
 import { ScheduleMessageService } from '../store/schedule/schedule-message-service.js';
 import { ACL_ADMIN_CODES, AclAdminProcessor } from './acl/acl-admin-processor.js';
 import { BrokerAcl } from './acl/broker-acl.js';
@@ -56,6 +57,7 @@ import {
 import { ProducerManager } from './client/producer-manager.js';
 import { RebalanceLockManager } from './client/rebalance-lock-manager.js';
 import type { ConfigFileIO } from './config-manager.js';
+import { BrokerHttpService } from './http/broker-http-service.js';
 import { NotifyMessageArrivingListener } from './longpolling/notify-message-arriving-listener.js';
 import { PullRequestHoldService } from './longpolling/pull-request-hold-service.js';
 import type { BrokerMessageStore } from './message-store.js';
@@ -107,6 +109,8 @@ export interface CreateBrokerOptions {
   consumerFilter?: ConsumerFilterHooks;
   /** How the metadata files are read and written (tests pass an in-memory one). */
   configFileIO?: ConfigFileIO;
+  /** Hears how far the own store's commit-log recovery is (`rmq` prints it on a terminal). */
+  onRecoveryProgress?: RecoveryProgressListener;
 }
 
 type State = 'new' | 'starting' | 'running' | 'stopped';
@@ -160,6 +164,8 @@ export class BrokerController implements BrokerContext {
   readonly transactionalMessageCheckService: TransactionalMessageCheckService;
   /** Plain ACL (aclEnable): the accounts and the hook on both servers; undefined when off. */
   readonly acl: BrokerAcl | undefined;
+  /** The dashboard and /metrics HTTP servers (dashboardPort, metricsPort; both off by default). */
+  readonly http: BrokerHttpService;
   private state: State = 'new';
   private registerTimer: TimerHandle | undefined;
   private offsetTimer: TimerHandle | undefined;
@@ -184,7 +190,12 @@ export class BrokerController implements BrokerContext {
         messageDelayLevel: this.config.messageDelayLevel,
         retention: { cleanResourceInterval: this.config.cleanResourceInterval },
         // Upstream re-checks a full disk at each retention round; a write out of space waits as long.
-        commitLog: { diskFullRetryInterval: this.config.cleanResourceInterval },
+        commitLog: {
+          diskFullRetryInterval: this.config.cleanResourceInterval,
+          ...(options.onRecoveryProgress === undefined
+            ? {}
+            : { onRecoveryProgress: options.onRecoveryProgress }),
+        },
       });
       this.messageStore = this.ownStore;
     } else {
@@ -320,6 +331,7 @@ export class BrokerController implements BrokerContext {
       logger: transactionLogger,
     });
     this.acl = config.aclEnable ? new BrokerAcl(config, this.clock, this.logger.child('acl')) : undefined;
+    this.http = new BrokerHttpService(this, this.logger.child('http'));
     const aclAdmin = new AclAdminProcessor(this, this.acl);
     for (const server of [this.remotingServer, this.fastRemotingServer]) {
       if (this.acl !== undefined) server.registerRPCHook(this.acl.hook);
@@ -425,6 +437,7 @@ export class BrokerController implements BrokerContext {
         port: this.config.listenPort === 0 ? 0 : this.config.listenPort - 2,
         ...(host === undefined ? {} : { host }),
       });
+      await this.http.start();
       this.brokerOuterAPI.updateNameServerAddressList(this.config.namesrvAddr);
       this.clientHousekeepingService.start();
       this.brokerStatsManager.start();
@@ -457,6 +470,7 @@ export class BrokerController implements BrokerContext {
         this.remotingServer.close(),
         this.fastRemotingServer.close(),
         this.remotingClient.close(),
+        this.http.shutdown(),
       ]);
       await this.scheduleMessageService?.shutdown();
       await this.messageStore.shutdown().catch((e: unknown) => {
@@ -496,7 +510,7 @@ export class BrokerController implements BrokerContext {
     this.filterCleanTimer = undefined;
     this.registerTimer = undefined;
     this.offsetTimer = undefined;
-    await Promise.all([this.remotingServer.close(), this.fastRemotingServer.close()]);
+    await Promise.all([this.remotingServer.close(), this.fastRemotingServer.close(), this.http.shutdown()]);
     // Before the store: a check pass under way finishes its writes.
     await this.transactionalMessageCheckService.shutdown();
     this.transactionalMessageCheckListener.shutDown();

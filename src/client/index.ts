@@ -64,6 +64,7 @@ export {
   MQClientError,
 } from './errors.js';
 export { type SendResult, SendStatus } from './instance/requests/send-message.js';
+export { type ClientMetrics, registerClientMetrics } from './metrics/client-metrics.js';
 export type { MQAdmin, QueryOptions, QueryResult, ViewMessageOptions } from './mq-admin.js';
 export { DEFAULT_CHECK_EXECUTOR_LIMITS } from './producer/check-request-executor.js';
 export type { SendOptions, WaitOptions } from './producer/default-mq-producer-impl.js';

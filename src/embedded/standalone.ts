@@ -9,6 +9,7 @@ import { type BrokerController, createBroker } from '../broker/broker-controller
 import { createLogger, type Logger } from '../common/logger.js';
 import { createNamesrv, type NamesrvController } from '../namesrv/index.js';
 import type { TlsSystemConfig } from '../remoting/transport/tls-system-config.js';
+import type { RecoveryProgressListener } from '../store/recovery-progress.js';
 
 export interface StandaloneOptions {
   /** Root of everything written: the store (storePathRootDir) and `namesrv/kvConfig.json`. */
@@ -27,6 +28,8 @@ export interface StandaloneOptions {
    */
   tls?: Partial<TlsSystemConfig>;
   logger?: Logger;
+  /** Hears how far the broker's commit-log recovery is (`rmq start` prints it on a terminal). */
+  onRecoveryProgress?: RecoveryProgressListener;
 }
 
 export interface Standalone {
@@ -74,6 +77,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
             tls: { ...options.tls, tlsEnable: options.tls.tlsEnable ?? options.tls.tlsMode === 'enforcing' },
           }),
       logger: logger.child('broker'),
+      ...(options.onRecoveryProgress === undefined ? {} : { onRecoveryProgress: options.onRecoveryProgress }),
     });
     await broker.start();
   } catch (error) {

@@ -18,6 +18,7 @@ import type { DelayLevelTable } from './delay-level.js';
 import type { DispatchRequest } from './dispatch-request.js';
 import { type MappedFile, OS_PAGE_SIZE } from './mapped-file.js';
 import type { MappedFileQueue } from './mapped-file-queue.js';
+import { bytesToScan, type RecoveryProgressListener, RecoveryProgressMeter } from './recovery-progress.js';
 import { StoreCorruptionError } from './store-error.js';
 import {
   CheckedRecord,
@@ -122,6 +123,8 @@ export class RecordScanner {
   scannedBytes = 0;
   /** Body CRCs checked ahead on a worker thread, during a recovery scan that started one. */
   ahead: CrcAhead | undefined = undefined;
+  /** Told of each chunk read, during a recovery scan someone watches. */
+  progress: RecoveryProgressMeter | undefined = undefined;
 
   constructor(chunkSize = DEFAULT_CHUNK_SIZE) {
     this.reader = new ChunkReader(chunkSize);
@@ -154,6 +157,7 @@ export class RecordScanner {
     const onRecord = options.onRecord;
     const current = this.current;
     const ahead = options.checkCRC ? this.ahead : undefined;
+    const progress = this.progress;
     let untilPublish = 0;
     let pos = from;
     // A record ending in NUL is held back until the next one checks out.
@@ -178,6 +182,7 @@ export class RecordScanner {
       if (remaining === 0) return stop('eof', pos, 'end of file');
       if (reader.available(pos) < 8 || pos < reader.start || reader.file !== file) {
         reader.ensure(file, pos, Math.min(8, remaining));
+        progress?.tick(file.fileFromOffset + pos);
       }
       if (ahead !== undefined) {
         const at = file.fileFromOffset + pos;
@@ -300,6 +305,8 @@ export interface RecoveryContext {
   logger: Logger;
   /** Scans of files holding at least this many bytes check body CRCs ahead on a worker thread. */
   parallelCrcMinBytes: number;
+  /** Who hears how far the scan is, how often at most (ms), and the clock that measures it. */
+  progress?: { listener: RecoveryProgressListener; interval: number; now: () => number };
 }
 
 export interface RecoveryResult {
@@ -349,6 +356,17 @@ export function recoverFrom(
       ctx.logger,
     );
   }
+  const meter =
+    ctx.progress === undefined
+      ? undefined
+      : new RecoveryProgressMeter(
+          file.fileFromOffset,
+          bytesToScan(files.slice(index), file.fileFromOffset),
+          ctx.progress.now,
+          ctx.progress.interval,
+          ctx.progress.listener,
+        );
+  ctx.scanner.progress = meter;
   try {
     for (;;) {
       stop = ctx.scanner.scanFile(file, 0, ctx.options, ctx.buildRequests);
@@ -362,8 +380,10 @@ export function recoverFrom(
   } finally {
     ctx.scanner.ahead?.stop();
     ctx.scanner.ahead = undefined;
+    ctx.scanner.progress = undefined;
   }
   const processOffset = file.fileFromOffset + stop.position;
+  meter?.finish(processOffset);
   let stoppedAt: RecoveryResult['stoppedAt'];
   if (stop.kind === 'corrupt' || stop.kind === 'end') {
     const found = findValidRecordAfter(ctx, index, stop.position);

@@ -14,6 +14,7 @@ import {
   type PutMessageResult,
   PutMessageStatus,
 } from './put-message-result.js';
+import type { RecoveryProgressListener } from './recovery-progress.js';
 import type { PreparedMessage, Refusal } from './stored-record-writer.js';
 
 export interface CommitLogOptions {
@@ -43,6 +44,10 @@ export interface CommitLogOptions {
    * thread (crc-ahead.ts) [128 MiB]; 0 always, Infinity never.
    */
   parallelCrcMinBytes?: number;
+  /** Hears how far a recovery scan is (a CLI prints it); nothing is measured without it. */
+  onRecoveryProgress?: RecoveryProgressListener;
+  /** ms between two recovery progress reports at most [DEFAULT_RECOVERY_PROGRESS_INTERVAL, 1 s]. */
+  recoveryProgressInterval?: number;
   /**
    * 'sync' [default]: the turn's write is a blocking pwrite into the page cache (what upstream's
    * mapped-memory copy amounts to); 'async': a libuv thread-pool write, the event loop keeps running.

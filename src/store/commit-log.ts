@@ -45,6 +45,7 @@ import type { MappedFile } from './mapped-file.js';
 import { MappedFileQueue } from './mapped-file-queue.js';
 import { encodeBatch, type PreparedBatch, prepareBatch } from './prepared-batch.js';
 import { PutMessageResult, PutMessageStatus } from './put-message-result.js';
+import { DEFAULT_RECOVERY_PROGRESS_INTERVAL } from './recovery-progress.js';
 import { StoreIOError } from './store-error.js';
 import {
   type CheckedRecord,
@@ -105,6 +106,7 @@ export class CommitLog {
   private readonly maxWriteBytes: number;
   private readonly checkCRCOnRecover: boolean;
   private readonly parallelCrcMinBytes: number;
+  private readonly recoveryProgress: RecoveryContext['progress'];
   private readonly asyncWrites: boolean;
   private readonly syncFlush: boolean;
   private readonly groupCommit: GroupCommitService;
@@ -157,6 +159,15 @@ export class CommitLog {
     this.maxWriteBytes = options.maxWriteBytes ?? DEFAULT_MAX_WRITE_BYTES;
     this.checkCRCOnRecover = options.checkCRCOnRecover ?? true;
     this.parallelCrcMinBytes = options.parallelCrcMinBytes ?? DEFAULT_PARALLEL_CRC_MIN_BYTES;
+    const onRecoveryProgress = options.onRecoveryProgress;
+    this.recoveryProgress =
+      onRecoveryProgress === undefined
+        ? undefined
+        : {
+            listener: onRecoveryProgress,
+            interval: options.recoveryProgressInterval ?? DEFAULT_RECOVERY_PROGRESS_INTERVAL,
+            now: () => this.clock.now(),
+          };
     this.asyncWrites = options.writeMode === 'async';
     this.syncFlush = config.flushDiskType === 'SYNC_FLUSH';
     this.tail = new CommitLogTail(
@@ -714,6 +725,7 @@ export class CommitLog {
       allowMidLogTruncation: this.config.allowMidLogTruncation,
       logger: this.log,
       parallelCrcMinBytes: this.parallelCrcMinBytes,
+      ...(this.recoveryProgress === undefined ? {} : { progress: this.recoveryProgress }),
       options: {
         checkCRC: this.checkCRCOnRecover,
         delayLevels: this.delayLevels,

@@ -32,6 +32,17 @@ export const ConsumerStatsName = {
   TOPIC_AND_GROUP_PULL_RT: 'PULL_RT',
 } as const;
 
+/**
+ * The managers of the consumers running in this process (between start() and shutdown()), for
+ * registerClientMetrics, which reads them when a scrape asks.
+ */
+const running = new Set<ConsumerStatsManager>();
+
+/** The stats of every consumer of this process that is running now. */
+export function runningConsumerStats(): ReadonlySet<ConsumerStatsManager> {
+  return running;
+}
+
 /** Upstream's key: `topic@group`. */
 function statsKey(group: string, topic: string): string {
   return `${topic}@${group}`;
@@ -66,6 +77,7 @@ export class ConsumerStatsManager {
   /** Starts sampling (idempotent). */
   start(): void {
     if (this.sampling !== undefined) return;
+    running.add(this);
     this.sampling = startStatsSampling(this.clock, () => [
       this.topicAndGroupConsumeOKTPS,
       this.topicAndGroupConsumeRT,
@@ -79,6 +91,7 @@ export class ConsumerStatsManager {
   shutdown(): void {
     this.sampling?.cancel();
     this.sampling = undefined;
+    running.delete(this);
   }
 
   private statsKey(group: string, topic: string): string {
