@@ -1,5 +1,5 @@
 /**
- * The `rmq` command line: start, namesrv, broker, bench (admin tools arrive later); unknown commands
+ * The `rmq` command line: start, namesrv, broker, bench, admin (mqadmin's commands); unknown commands
  * fail with a usage message rather than silently doing nothing.
  */
 import { readFileSync } from 'node:fs';
@@ -15,6 +15,8 @@ Commands:
   namesrv      name server alone (rmq namesrv --help)
   broker       broker alone (rmq broker -c broker.conf; rmq broker --help)
   bench        load generators: rmq bench producer|consumer (rmq bench --help)
+  admin        mqadmin's commands: rmq admin topicList -n host:port (rmq admin --help);
+               each also runs as rmq <command> (rmq topicList -n host:port)
 
 Options:
   -h, --help       print this help
@@ -83,6 +85,13 @@ const SERVERS = new Map<string, ServerCommand>([
   ],
 ]);
 
+/** An mqadmin command name that `rmq` runs without `admin` in front (none clashes with ours). */
+async function isAdminCommand(command: string): Promise<boolean> {
+  if (SERVERS.has(command) || command === 'bench') return false;
+  const { findAdminCommand } = await import('./admin/admin-command.js');
+  return findAdminCommand(command) !== undefined;
+}
+
 /** Runs the CLI and returns the process exit code. */
 export async function main(argv: readonly string[], io: CliIO = defaultIO): Promise<number> {
   const [command] = argv;
@@ -98,6 +107,10 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO): Prom
     // Loaded on demand: the servers' start-up need not pay for the client and the histogram library.
     const { benchFromArgs } = await import('./bench/bench-command.js');
     return benchFromArgs(argv.slice(1), io);
+  }
+  if (command === 'admin' || (await isAdminCommand(command))) {
+    const { adminFromArgs } = await import('./admin/admin-command.js');
+    return adminFromArgs(command === 'admin' ? argv.slice(1) : argv, io);
   }
   const server = SERVERS.get(command);
   if (server !== undefined) {

@@ -1,0 +1,255 @@
+/**
+ * `rmq admin` next to the official mqadmin (rocketmq-tools 4.9.8), both against our name server and
+ * broker and against the official 4.9.8 ones: the same command on the same cluster gives the same
+ * facts. Each output is parsed (rows, keys, values), not compared byte for byte: addresses, clocks
+ * and TPS figures may differ between two runs, the facts must not.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { main } from '../../src/cli/main.js';
+import { createProducer, createPushConsumer, SendStatus } from '../../src/client/index.js';
+import { createLogger } from '../../src/common/logger.js';
+import { mqadmin, startBroker, startNamesrv } from './harness.js';
+import { startLoopbackPair } from './loopback-pair.js';
+
+const quiet = createLogger('rmq-admin-interop', { level: 'silent' });
+const TOPIC = 'RmqAdminTopic';
+const GROUP = 'rmq_admin_cg';
+const KEY = 'rmq-admin-key';
+const COUNT = 6;
+
+interface Cluster {
+  readonly namesrvAddr: string;
+  readonly brokerAddr: string;
+  close(): Promise<void>;
+}
+
+const TARGETS: ReadonlyArray<{ name: string; start(): Promise<Cluster> }> = [
+  {
+    name: 'our broker',
+    async start() {
+      const pair = await startLoopbackPair('rmq-admin');
+      return { namesrvAddr: pair.namesrvAddr, brokerAddr: pair.brokerAddr, close: () => pair.close() };
+    },
+  },
+  {
+    name: 'the official 4.9.8 broker',
+    async start() {
+      const ns = await startNamesrv();
+      try {
+        const broker = await startBroker({ namesrvAddr: ns.addr, brokerName: 'broker-java' });
+        return {
+          namesrvAddr: ns.addr,
+          brokerAddr: broker.addr,
+          async close() {
+            await broker.close();
+            await ns.close();
+          },
+        };
+      } catch (error) {
+        await ns.close();
+        throw error;
+      }
+    },
+  },
+];
+
+async function ours(namesrvAddr: string, args: readonly string[]): Promise<string> {
+  let out = '';
+  let err = '';
+  const code = await main(['admin', ...args, '-n', namesrvAddr], {
+    out: (t) => {
+      out += t;
+    },
+    err: (t) => {
+      err += t;
+    },
+  });
+  assert.equal(code, 0, `rmq admin ${args.join(' ')}: ${err}`);
+  return out;
+}
+
+async function official(namesrvAddr: string, args: readonly string[]): Promise<string> {
+  const r = await mqadmin(namesrvAddr, args, 60_000, { upstream: 4 });
+  assert.equal(r.exitCode, 0, `mqadmin ${args.join(' ')}: ${r.stdout}\n${r.stderr.slice(-2000)}`);
+  assert.doesNotMatch(r.stdout, /Exception/, `mqadmin ${args.join(' ')}: ${r.stdout}`);
+  return r.stdout;
+}
+
+/** Lines matching `re`, as the tuples of its groups. */
+function rows(text: string, re: RegExp): string[][] {
+  return text
+    .split('\n')
+    .map((l) => re.exec(l.trimEnd()))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => m.slice(1));
+}
+
+const sorted = (r: string[][]): string[][] => [...r].sort((a, b) => (a.join('|') < b.join('|') ? -1 : 1));
+
+/** `key=value` lines of getBrokerConfig and `key: value` lines of brokerStatus, as a map. */
+function keyValues(text: string, sep: RegExp): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const line of text.split('\n')) {
+    const m = sep.exec(line);
+    if (m?.[1] !== undefined) out.set(m[1], m[2] ?? '');
+  }
+  return out;
+}
+
+for (const target of TARGETS) {
+  describe(`rmq admin and mqadmin against ${target.name}`, { timeout: 120_000 }, () => {
+    let cluster: Cluster;
+    let n: string;
+    const both = async (...args: string[]): Promise<[string, string]> => [
+      await ours(n, args),
+      await official(n, args),
+    ];
+
+    before(async () => {
+      cluster = await target.start();
+      n = cluster.namesrvAddr;
+    });
+    after(() => cluster?.close());
+
+    test('updateTopic and updateSubGroup print the same results; topicList, topicRoute -l agree', async () => {
+      const mine = await ours(n, ['updateTopic', '-c', 'DefaultCluster', '-t', TOPIC, '-r', '4', '-w', '4']);
+      const theirs = await official(n, [
+        'updateTopic',
+        '-c',
+        'DefaultCluster',
+        '-t',
+        `${TOPIC}2`,
+        '-r',
+        '4',
+        '-w',
+        '4',
+      ]);
+      assert.deepEqual(rows(mine, /^create topic to (\S+) success\.$/), [[cluster.brokerAddr]]);
+      assert.deepEqual(rows(theirs, /^create topic to (\S+) success\.$/), [[cluster.brokerAddr]]);
+      const config = (s: string) =>
+        /TopicConfig \[.*\]/.exec(s)?.[0].replace(/topicName=\w+?,/, 'topicName=,');
+      assert.equal(config(mine), config(theirs));
+
+      const g1 = await ours(n, ['updateSubGroup', '-c', 'DefaultCluster', '-g', GROUP]);
+      const g2 = await official(n, ['updateSubGroup', '-c', 'DefaultCluster', '-g', `${GROUP}2`]);
+      const sub = (s: string) =>
+        /SubscriptionGroupConfig \[.*\]/.exec(s)?.[0].replace(/groupName=\w+?,/, 'groupName=,');
+      assert.ok(sub(g1) !== undefined);
+      assert.equal(sub(g1), sub(g2));
+
+      const [l1, l2] = await both('topicList');
+      const topics = (s: string) => new Set(rows(s, /^(\S+)$/).map(([t]) => t));
+      assert.deepEqual(topics(l1), topics(l2));
+      assert.ok(topics(l1).has(TOPIC) && topics(l1).has(`${TOPIC}2`));
+
+      const [r1, r2] = await both('topicRoute', '-t', TOPIC, '-l');
+      const routeRows = (s: string) => rows(s, /^(\S+)\s+(\S+)\s+(\{.*\})\s+(\d+)\s+(\d+)\s+(\d+)$/);
+      assert.equal(routeRows(r1).length, 1);
+      assert.deepEqual(routeRows(r1), routeRows(r2));
+      const total = (s: string) => rows(s, /^Total:\s+(\d+)\s+(\d+)\s+(\d+)$/);
+      assert.deepEqual(total(r1), [['1', '4', '4']]);
+      assert.deepEqual(total(r1), total(r2));
+    });
+
+    test('after a producer and a consumer: topicStatus, queryMsgByKey, consumerProgress agree', async () => {
+      const producer = createProducer({ producerGroup: 'rmq_admin_pg', namesrvAddr: n, logger: quiet });
+      await producer.start();
+      try {
+        for (let i = 0; i < COUNT; i++) {
+          const r = await producer.send({ topic: TOPIC, body: `m${i}`, keys: KEY });
+          assert.equal(r.sendStatus, SendStatus.SEND_OK);
+        }
+      } finally {
+        await producer.shutdown();
+      }
+      const consumer = createPushConsumer({
+        consumerGroup: GROUP,
+        namesrvAddr: n,
+        clientIP: '127.0.0.1',
+        logger: quiet,
+        consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET',
+        persistConsumerOffsetInterval: 1000,
+        heartbeatBrokerInterval: 1000,
+      });
+      let consumed = 0;
+      let allConsumed: () => void = () => {};
+      const done = new Promise<void>((resolve) => {
+        allConsumed = resolve;
+      });
+      consumer.subscribe(TOPIC, '*');
+      consumer.registerMessageListener({
+        type: 'concurrently',
+        consumeMessage: async (msgs) => {
+          consumed += msgs.length;
+          if (consumed >= COUNT) allConsumed();
+          return 'CONSUME_SUCCESS';
+        },
+      });
+      await consumer.start();
+      try {
+        await done;
+        // Offsets are committed every second: wait until the broker has them all.
+        const deadline = Date.now() + 20_000;
+        for (;;) {
+          let out = '';
+          // Until the first commit the broker has no offsets at all for the group (exit 1).
+          const code = await main(['admin', 'consumerProgress', '-g', GROUP, '--json', '-n', n], {
+            out: (t) => {
+              out += t;
+            },
+            err: () => undefined,
+          });
+          const lag = code === 0 ? (JSON.parse(out) as { diffTotal: string }).diffTotal : 'unknown';
+          if (lag === '0') break;
+          assert.ok(Date.now() < deadline, `the group still lags by ${lag}`);
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      } finally {
+        await consumer.shutdown();
+      }
+
+      const [s1, s2] = await both('topicStatus', '-t', TOPIC);
+      const status = (s: string) => sorted(rows(s, /^(\S+)\s+(\d+)\s+(\d+)\s+(\d+)(?:\s+\S+ \S+)?$/));
+      assert.equal(status(s1).length, 4);
+      assert.equal(
+        status(s1).reduce((sum, r) => sum + Number(r[3]), 0),
+        COUNT,
+      );
+      assert.deepEqual(status(s1), status(s2));
+
+      const [k1, k2] = await both('queryMsgByKey', '-t', TOPIC, '-k', KEY);
+      const found = (s: string) => sorted(rows(s, /^([0-9A-F]{32})\s+(\d+)\s+(\d+)$/));
+      assert.equal(found(k1).length, COUNT);
+      assert.deepEqual(found(k1), found(k2));
+
+      const [p1, p2] = await both('consumerProgress', '-g', GROUP);
+      const progress = (s: string) =>
+        sorted(rows(s, /^(\S+)\s+(\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(-?\d+)\s+.*$/));
+      assert.ok(progress(p1).some((r) => r[0] === TOPIC));
+      assert.deepEqual(progress(p1), progress(p2));
+      const diff = (s: string) => /^Diff Total: (-?\d+)$/m.exec(s)?.[1];
+      assert.equal(diff(p1), '0');
+      assert.equal(diff(p1), diff(p2));
+    });
+
+    test('clusterList, getBrokerConfig and brokerStatus agree', async () => {
+      const [c1, c2] = await both('clusterList');
+      const brokers = (s: string) => rows(s, /^(\S+)\s+(\S+)\s+(\d+)\s+(\S+:\d+)\s+(V\S+)\s/);
+      assert.equal(brokers(c1).length, 1);
+      assert.deepEqual(brokers(c1), brokers(c2));
+
+      const [b1, b2] = await both('getBrokerConfig', '-b', cluster.brokerAddr);
+      const config = (s: string) => keyValues(s, /^(\S+)\s*= {2}(.*)$/);
+      assert.ok(config(b1).size > 50);
+      assert.deepEqual(config(b1), config(b2));
+
+      const [st1, st2] = await both('brokerStatus', '-b', cluster.brokerAddr);
+      const stats = (s: string) => keyValues(s, /^(\S+?)\s*: (.*)$/);
+      assert.deepEqual([...stats(st1).keys()], [...stats(st2).keys()]);
+      for (const key of ['brokerVersion', 'brokerVersionDesc', 'msgPutTotalTodayNow', 'commitLogMaxOffset']) {
+        assert.equal(stats(st1).get(key), stats(st2).get(key), key);
+      }
+    });
+  });
+}
