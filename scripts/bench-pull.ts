@@ -262,6 +262,9 @@ class OurBroker implements Broker {
         '127.0.0.1',
         '--broker-ip',
         '127.0.0.1',
+        // rmq start serves the dashboard and /metrics on 8080 by default: any free port here.
+        '--dashboard-port',
+        '0',
       ],
       'ignore',
     );

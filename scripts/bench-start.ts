@@ -93,6 +93,9 @@ async function ours(): Promise<{ traffic: Traffic; line: string }> {
       '127.0.0.1',
       '--broker-ip',
       '127.0.0.1',
+      // rmq start serves the dashboard and /metrics on 8080 by default: any free port here.
+      '--dashboard-port',
+      '0',
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );

@@ -9,6 +9,7 @@ import { type BrokerController, createBroker } from '../broker/broker-controller
 import { createLogger } from '../common/logger.js';
 import { parsePort, readBrokerConf } from './broker-options.js';
 import type { CliIO } from './io.js';
+import { recoveryProgressPrinter } from './progress-line.js';
 
 export const BROKER_USAGE = `Usage: rmq broker [options]
 
@@ -40,9 +41,11 @@ export async function startBrokerFromArgs(argv: readonly string[], io: CliIO): P
   if (values['store-dir'] !== undefined) flags.storePathRootDir = resolve(values['store-dir']);
   if (values.host !== undefined) flags.listenHost = values.host;
   const loaded = readBrokerConf(values.config, flags, logger);
+  const onRecoveryProgress = recoveryProgressPrinter(io);
   const broker = createBroker({
     config: loaded?.config ?? flags,
     ...(loaded === undefined ? {} : { extraProperties: loaded.properties, tls: loaded.tls }),
+    ...(onRecoveryProgress === undefined ? {} : { onRecoveryProgress }),
     logger,
   });
   await broker.start();

@@ -4,17 +4,20 @@
  */
 import { readFileSync } from 'node:fs';
 import { BROKER_USAGE, startBrokerFromArgs } from './broker-command.js';
-import type { CliIO } from './io.js';
+import { DASHBOARD_USAGE, startDashboardFromArgs } from './dashboard-command.js';
+import { CliExitError, type CliIO } from './io.js';
 import { NAMESRV_USAGE, startNamesrvFromArgs } from './namesrv-command.js';
 import { START_USAGE, startFromArgs } from './start-command.js';
 
 const USAGE = `Usage: rmq <command> [options]
 
 Commands:
-  start        name server and broker in one process, data in ./data (rmq start --help)
+  start        development broker: name server and broker in one process, data in ./data,
+               SQL92 on, announced on 127.0.0.1 (rmq start --help)
   namesrv      name server alone (rmq namesrv --help)
-  broker       broker alone (rmq broker -c broker.conf; rmq broker --help)
+  broker       broker alone, upstream's defaults (rmq broker -c broker.conf; rmq broker --help)
   bench        load generators: rmq bench producer|consumer (rmq bench --help)
+  dashboard    web dashboard of any cluster: rmq dashboard -n host:port (rmq dashboard --help)
   admin        mqadmin's commands: rmq admin topicList -n host:port (rmq admin --help);
                each also runs as rmq <command> (rmq topicList -n host:port)
 
@@ -28,6 +31,7 @@ export type { CliIO } from './io.js';
 const defaultIO: CliIO = {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
+  isTTY: process.stdout.isTTY === true,
 };
 
 export function packageVersion(): string {
@@ -73,6 +77,7 @@ interface ServerCommand {
 const SERVERS = new Map<string, ServerCommand>([
   ['namesrv', { usage: NAMESRV_USAGE, run: startNamesrvFromArgs }],
   ['broker', { usage: BROKER_USAGE, run: startBrokerFromArgs }],
+  ['dashboard', { usage: DASHBOARD_USAGE, run: (argv, io) => startDashboardFromArgs(argv, io) }],
   [
     'start',
     {
@@ -127,7 +132,9 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO): Prom
       running = await server.run(rest, io);
     } catch (error) {
       stopWaiting(signal);
-      throw error;
+      if (!(error instanceof CliExitError)) throw error;
+      io.err(`rmq ${command}: ${error.message}\n`);
+      return error.exitCode;
     }
     await signal;
     io.out(`rmq ${command}: shutting down\n`);

@@ -1,27 +1,69 @@
 /**
  * `rmq start`: name server and broker in one process (data in ./data, ports 9876 and 10911), the
- * quickest way to a working RocketMQ for development.
+ * quickest way to a working RocketMQ for development. It runs the development profile
+ * (dev-profile.ts) and prints a one-screen banner (start-banner.ts).
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { BrokerConfigOverrides } from '../broker/broker-config.js';
+import { createDashboard, mountDashboard } from '../admin/dashboard/index.js';
+import { type BrokerConfigOverrides, loadBrokerConfig } from '../broker/broker-config.js';
+import { parseJavaProperties } from '../common/java-properties.js';
 import { createLogger } from '../common/logger.js';
 import { type Standalone, startStandalone } from '../embedded/standalone.js';
-import { parsePort, readBrokerConf } from './broker-options.js';
+import { parsePort } from './broker-options.js';
+import { DEV_BROKER_IP, describeProfile, startBrokerOverrides } from './dev-profile.js';
 import type { CliIO } from './io.js';
+import { type CommandPort, checkPortsFree, portInUseFrom } from './port-check.js';
+import { recoveryProgressPrinter } from './progress-line.js';
+import { formatStartBanner } from './start-banner.js';
+
+/** Upstream's name server port. */
+const DEFAULT_NAMESRV_PORT = 9876;
+/** BrokerStartup's listenPort. */
+const DEFAULT_BROKER_PORT = 10911;
+/** The dashboard and /metrics port of `rmq start` (issue 16); `rmq broker` opens none by default. */
+const DEFAULT_DASHBOARD_PORT = 8080;
 
 export const START_USAGE = `Usage: rmq start [options]
 
 Runs a name server and a broker in one process; SIGINT or SIGTERM stops both gracefully.
 
+Development profile (rmq broker keeps upstream's defaults; broker.conf and flags win over it):
+  enablePropertyFilter=true          SQL92 subscriptions are accepted
+  autoCreateTopicEnable=true         topics are created on first send (upstream's default too)
+  autoCreateSubscriptionGroup=true   groups are created on first use (upstream's default too)
+  brokerIP1=${DEV_BROKER_IP}                announced address: --broker-ip, else --host's address
+                                     when it names one, else ${DEV_BROKER_IP} (0.0.0.0: the first
+                                     non-loopback address, as upstream)
+
 Options:
   -c, --config <file>        broker.conf (Java properties, upstream key names; its tls.* keys
                              apply to the name server too)
   -d, --data-dir <dir>       store, metadata and name server KV config [./data]
-      --namesrv-port <port>  name server port [9876]
-      --broker-port <port>   broker port [10911] (also opens port - 2 as the VIP channel)
+      --namesrv-port <port>  name server port [${DEFAULT_NAMESRV_PORT}]
+      --broker-port <port>   broker port [${DEFAULT_BROKER_PORT}] (also opens port - 2 as the VIP channel)
       --host <address>       listen address of both [all interfaces]
-      --broker-ip <address>  address the broker announces (brokerIP1) [first non-loopback IPv4]
+      --broker-ip <address>  address the broker announces (brokerIP1) [see above]
+      --dashboard-port <port>  dashboard and Prometheus /metrics on dashboardHost [${DEFAULT_DASHBOARD_PORT}];
+                             -1 turns it off (broker.conf dashboardPort, dashboardHost, metricsPort)
 `;
+
+/**
+ * The ports `rmq start` opens and the flag moving each. The broker's HA port (listenPort + 1) is not
+ * among them: rocketmq-ts has no HA service listening. A server added to the process (dashboard,
+ * metrics) adds its port here with its flag.
+ */
+export function startPorts(namesrvPort: number, brokerPort: number): CommandPort[] {
+  return [
+    { port: namesrvPort, what: 'name server', flag: '--namesrv-port' },
+    { port: brokerPort, what: 'broker', flag: '--broker-port' },
+    {
+      port: brokerPort === 0 ? 0 : brokerPort - 2,
+      what: `broker VIP channel, broker port - 2`,
+      flag: '--broker-port',
+    },
+  ];
+}
 
 export async function startFromArgs(argv: readonly string[], io: CliIO): Promise<Standalone> {
   const { values } = parseArgs({
@@ -33,6 +75,7 @@ export async function startFromArgs(argv: readonly string[], io: CliIO): Promise
       'broker-port': { type: 'string' },
       host: { type: 'string' },
       'broker-ip': { type: 'string' },
+      'dashboard-port': { type: 'string' },
     },
     strict: true,
   });
@@ -41,32 +84,84 @@ export async function startFromArgs(argv: readonly string[], io: CliIO): Promise
   if (values['broker-port'] !== undefined)
     flags.listenPort = parsePort(values['broker-port'], '--broker-port');
   if (values['broker-ip'] !== undefined) flags.brokerIP1 = values['broker-ip'];
-  const loaded = readBrokerConf(values.config, flags, logger);
+  const dashboardPort = values['dashboard-port'];
+  if (dashboardPort !== undefined)
+    flags.dashboardPort = dashboardPort === '-1' ? -1 : parsePort(dashboardPort, '--dashboard-port');
+  // Properties.load reads ISO-8859-1.
+  const confText = values.config === undefined ? undefined : readFileSync(values.config, 'latin1');
+  const fileKeys = new Set(confText === undefined ? [] : parseJavaProperties(confText).keys());
+  if (!fileKeys.has('dashboardPort')) flags.dashboardPort ??= DEFAULT_DASHBOARD_PORT;
+  const overrides = startBrokerOverrides({
+    fileKeys,
+    flags,
+    host: values.host,
+  });
+  const loaded =
+    confText === undefined
+      ? undefined
+      : loadBrokerConfig(confText, { source: values.config ?? '', logger, overrides });
   const namesrvPort =
-    values['namesrv-port'] === undefined ? 9876 : parsePort(values['namesrv-port'], '--namesrv-port');
+    values['namesrv-port'] === undefined
+      ? DEFAULT_NAMESRV_PORT
+      : parsePort(values['namesrv-port'], '--namesrv-port');
+  const ports = startPorts(namesrvPort, loaded?.config.listenPort ?? flags.listenPort ?? DEFAULT_BROKER_PORT);
+  const httpPort = loaded?.config.dashboardPort ?? flags.dashboardPort ?? -1;
+  if (httpPort > 0) ports.push({ port: httpPort, what: 'dashboard and /metrics', flag: '--dashboard-port' });
+  await checkPortsFree(ports, values.host);
   const started = Date.now();
+  const onRecoveryProgress = recoveryProgressPrinter(io);
   const pair = await startStandalone({
     dataDir: values['data-dir'] ?? 'data',
     namesrvPort,
-    broker: loaded?.config ?? flags,
+    broker: loaded?.config ?? overrides,
     ...(loaded === undefined ? {} : { brokerExtraProperties: loaded.properties, tls: loaded.tls }),
     ...(values.host === undefined ? {} : { host: values.host }),
+    ...(onRecoveryProgress === undefined ? {} : { onRecoveryProgress }),
     logger,
   }).catch((error: unknown) => {
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      const what = error instanceof Error ? error.message : String(error);
-      throw new Error(
-        `${what}: is another name server or broker running? Pick free ports with --namesrv-port and --broker-port (the broker also uses port - 2)`,
-        { cause: error },
-      );
-    }
-    throw error;
+    throw portInUseFrom(error, ports) ?? error;
   });
+  const config = pair.broker.config;
+  const metrics = pair.broker.http.metricsServer?.address;
+  const dashboardServer = pair.broker.http.dashboardServer;
+  const dashboardAddress = dashboardServer?.address;
+  // The dashboard is an admin client of this pair's name server, on the broker's dashboardPort server
+  // beside /metrics; it connects on its first API request.
+  const dashboard =
+    dashboardServer === undefined
+      ? undefined
+      : createDashboard({
+          namesrvAddr: pair.namesrvAddr,
+          clientIP: '127.0.0.1',
+          ...(loaded?.tls?.tlsMode === 'enforcing' ? { tls: true } : {}),
+          logger: logger.child('dashboard'),
+        });
+  if (dashboard !== undefined && dashboardServer !== undefined) mountDashboard(dashboardServer, dashboard);
   io.out(
-    `rocketmq-ts started in ${Date.now() - started} ms\n` +
-      `  name server  ${pair.namesrvAddr}\n` +
-      `  broker       ${pair.brokerAddr} (cluster ${pair.broker.config.brokerClusterName}, name ${pair.broker.config.brokerName})\n` +
-      `  data         ${pair.broker.config.storePathRootDir}\n`,
+    formatStartBanner({
+      startedInMs: Date.now() - started,
+      namesrvAddr: pair.namesrvAddr,
+      brokerAddr: pair.brokerAddr,
+      clusterName: config.brokerClusterName,
+      brokerName: config.brokerName,
+      dataDir: config.storePathRootDir,
+      profile: describeProfile(config),
+      metricsUrl: metrics === undefined ? undefined : `http://${metrics.address}:${metrics.port}/metrics`,
+      dashboardUrl:
+        dashboardAddress === undefined
+          ? undefined
+          : `http://${dashboardAddress.address}:${dashboardAddress.port}/`,
+    }),
   );
-  return pair;
+  if (dashboard === undefined) return pair;
+  return {
+    namesrv: pair.namesrv,
+    broker: pair.broker,
+    namesrvAddr: pair.namesrvAddr,
+    brokerAddr: pair.brokerAddr,
+    close: async () => {
+      await dashboard.close();
+      await pair.close();
+    },
+  };
 }

@@ -84,6 +84,8 @@ test('rmq start: both listen, the broker is registered, SIGTERM shuts down clean
         '127.0.0.1',
         '--broker-ip',
         '127.0.0.1',
+        '--dashboard-port',
+        '0',
       ],
       /name server\s+(\S+)\n\s+broker\s+(\S+) \(cluster CliCluster, name broker-cli\)/,
     );
@@ -165,7 +167,12 @@ test('rmq start on a port in use says which and how to pick another', { timeout:
     });
     const [code] = (await once(child, 'exit')) as [number | null];
     assert.equal(code, 1);
-    assert.match(stderr, new RegExp(`EADDRINUSE.*${port}.*--namesrv-port`));
+    assert.match(
+      stderr,
+      new RegExp(
+        `^rmq start: port ${port} \\(name server\\) is already in use; pick another with --namesrv-port`,
+      ),
+    );
   } finally {
     blocker.close();
     rmSync(dir, { recursive: true, force: true });

@@ -175,6 +175,8 @@ test(
         '0',
         '--host',
         '127.0.0.1',
+        '--dashboard-port',
+        '0',
       ],
       { out: (text: string) => output.push(text), err: () => {} },
     );

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { DEV_PROFILE } from '../../../src/cli/dev-profile.js';
 import { createLogger } from '../../../src/common/logger.js';
 import { type Standalone, startStandalone } from '../../../src/embedded/standalone.js';
 
@@ -61,7 +62,8 @@ describe('examples/', () => {
       dataDir: dir,
       namesrvPort: 0,
       host: '127.0.0.1',
-      broker: { listenPort: 0, brokerIP1: '127.0.0.1', brokerName: 'broker-examples' },
+      // The settings `npm start` (rmq start) runs with, which the examples are written against.
+      broker: { ...DEV_PROFILE, listenPort: 0, brokerIP1: '127.0.0.1', brokerName: 'broker-examples' },
       logger: createLogger('examples', { level: 'error' }),
     });
   });
