@@ -5,6 +5,9 @@
  * and TPS figures may differ between two runs, the facts must not.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { main } from '../../src/cli/main.js';
 import { createProducer, createPushConsumer, SendStatus } from '../../src/client/index.js';
@@ -95,6 +98,26 @@ function keyValues(text: string, sep: RegExp): Map<string, string> {
     if (m?.[1] !== undefined) out.set(m[1], m[2] ?? '');
   }
   return out;
+}
+
+/** Java's AbstractMap.toString (`{k=v, k2=v2}`) as sorted entries: HashMap orders differ. */
+function javaMapEntries(text: string): string[][] {
+  const inner = text.replace(/^\{|\}$/g, '');
+  return inner === ''
+    ? []
+    : inner
+        .split(', ')
+        .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])
+        .sort();
+}
+
+/** printMsg's and consumeMessage's `MSGID: ... MessageExt [...] BODY: ...` lines as sorted field lists. */
+function messageLines(text: string): string[][] {
+  const re =
+    /^MSGID: (\S+) MessageExt \[brokerName=(\S+), queueId=(\d+), storeSize=(\d+), queueOffset=(\d+), sysFlag=(\d+), bornTimestamp=(\d+), bornHost=(\S+), storeTimestamp=(\d+), storeHost=(\S+), msgId=(\S+), commitLogOffset=(\d+), bodyCRC=(\d+), reconsumeTimes=(\d+), preparedTransactionOffset=(\d+), toString\(\)=Message\{topic='([^']*)', flag=(-?\d+), properties=(\{.*\}), body=(\[[-\d, ]*\]), transactionId='([^']*)'\}\] BODY: (.*)$/;
+  return sorted(
+    rows(text, re).map((fields) => fields.map((f, i) => (i === 17 ? JSON.stringify(javaMapEntries(f)) : f))),
+  );
 }
 
 for (const target of TARGETS) {
@@ -231,6 +254,109 @@ for (const target of TARGETS) {
       const diff = (s: string) => /^Diff Total: (-?\d+)$/m.exec(s)?.[1];
       assert.equal(diff(p1), '0');
       assert.equal(diff(p1), diff(p2));
+    });
+
+    test('queryMsgByOffset, printMsg, consumeMessage and consumerStatus -i agree', async () => {
+      const brokers = JSON.parse(await ours(n, ['clusterList', '--json'])) as Array<{ brokerName: string }>;
+      const brokerName = brokers[0]?.brokerName as string;
+
+      // queryMsgByOffset: the same message, line by line (mqadmin then adds its consume track).
+      const byOffset = ['queryMsgByOffset', '-t', TOPIC, '-b', brokerName, '-i', '0', '-o', '0'];
+      const [q1, q2] = await both(...byOffset);
+      const detail = (s: string) => {
+        const fields = keyValues(s.split('\n\n')[0] ?? '', /^([A-Z][A-Za-z ]+):\s+(.*)$/);
+        const props = fields.get('Properties');
+        fields.delete('Properties');
+        return { fields, properties: props === undefined ? undefined : javaMapEntries(props) };
+      };
+      assert.equal(detail(q1).fields.get('Queue Offset'), '0');
+      assert.equal(detail(q1).fields.get('Topic'), TOPIC);
+      assert.deepEqual(detail(q1), detail(q2));
+
+      // printMsg: the same queues, ranges and messages, field by field.
+      const [pm1, pm2] = await both('printMsg', '-t', TOPIC);
+      assert.equal(messageLines(pm1).length, COUNT);
+      assert.deepEqual(messageLines(pm1), messageLines(pm2));
+      const ranges = (s: string) =>
+        sorted(rows(s, /^minOffset=(\d+), maxOffset=(\d+), (MessageQueue \[.*\])$/));
+      assert.equal(ranges(pm1).length, 4);
+      assert.deepEqual(ranges(pm1), ranges(pm2));
+
+      // consumeMessage, the whole topic (its by-queue modes: test/integration/cli/admin-pull.test.ts).
+      const [cm1, cm2] = await both('consumeMessage', '-t', TOPIC);
+      assert.deepEqual(messageLines(cm1), messageLines(pm1));
+      assert.deepEqual(messageLines(cm1), messageLines(cm2));
+      const finished = (s: string) =>
+        sorted(rows(s, /^(MessageQueue \[.*\]) print msg finished\. status=(\w+), offset=(\d+)$/));
+      assert.equal(finished(cm1).length, 4);
+      assert.deepEqual(finished(cm1), finished(cm2));
+
+      // consumerStatus -i: one of our consumers' running info, relayed by the broker, printed by each.
+      const consumer = createPushConsumer({
+        consumerGroup: GROUP,
+        namesrvAddr: n,
+        clientIP: '127.0.0.1',
+        logger: quiet,
+        heartbeatBrokerInterval: 1000,
+      });
+      consumer.subscribe(TOPIC, '*');
+      consumer.registerMessageListener({
+        type: 'concurrently',
+        consumeMessage: async () => 'CONSUME_SUCCESS',
+      });
+      await consumer.start();
+      try {
+        const clientId = consumer.clientId as string;
+        const deadline = Date.now() + 20_000;
+        for (;;) {
+          let out = '';
+          const code = await main(
+            ['admin', 'consumerStatus', '-g', GROUP, '-i', clientId, '--json', '-n', n],
+            {
+              out: (t) => {
+                out += t;
+              },
+              err: () => undefined,
+            },
+          );
+          const held = code === 0 ? (JSON.parse(out) as { mqTable: Array<{ topic: string }> }).mqTable : [];
+          if (held.filter((q) => q.topic === TOPIC).length === 4) break;
+          assert.ok(Date.now() < deadline, 'the consumer never held the topic');
+          await new Promise((r) => setTimeout(r, 200));
+        }
+        const [cs1, cs2] = await both('consumerStatus', '-g', GROUP, '-i', clientId);
+        const status = (s: string) => ({
+          properties: keyValues(s.split('\n\n#Consumer Subscription#')[0] ?? '', /^(\S+)\s*: (.*)$/),
+          subscriptions: sorted(rows(s, /^\d{3} Topic: (\S+)\s+ClassFilter: (\w+)\s+SubExpression: (.*)$/)),
+          offsets: sorted(rows(s, /^(\S+)\s+(\S+)\s+(\d+)\s+(-?\d+)$/)),
+          queues: sorted(
+            rows(
+              s,
+              /^(\S+)\s+(\S+)\s+(\d+)\s+ProcessQueueInfo \[commitOffset=(-?\d+), .*cachedMsgCount=(\d+), .*locked=(\w+),/,
+            ),
+          ),
+          rates: sorted(rows(s, /^(\S+)\s+\d+\.\d\d\s+\d+\.\d\d\s+\d+\.\d\d\s+\d+\.\d\d\s+\d+\.\d\d\s+\d+$/)),
+        });
+        assert.equal(status(cs1).properties.get('PROP_CONSUME_TYPE'), 'CONSUME_PASSIVELY');
+        assert.equal(status(cs1).queues.filter((q) => q[0] === TOPIC).length, 4);
+        assert.deepEqual(status(cs1), status(cs2));
+
+        // Without -i ours lists the member (mqadmin writes its files into its working directory,
+        // which this test does not give it).
+        const cwd = process.cwd();
+        const dir = mkdtempSync(join(tmpdir(), 'rmq-admin-status-'));
+        process.chdir(dir);
+        try {
+          const all = await ours(n, ['consumerStatus', '-g', GROUP]);
+          assert.deepEqual(rows(all, /^(\d+)\s+(\S+)\s+(V\S+)\s+\d+\/\S+$/), [['1', clientId, 'V4_9_8']]);
+          assert.match(all, /\n\nSame subscription in the same group of consumer\n\nRebalance OK\n$/);
+        } finally {
+          process.chdir(cwd);
+          rmSync(dir, { recursive: true, force: true });
+        }
+      } finally {
+        await consumer.shutdown();
+      }
     });
 
     test('clusterList, getBrokerConfig and brokerStatus agree', async () => {

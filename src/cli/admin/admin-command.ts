@@ -13,6 +13,7 @@ import {
 } from './acl-commands.js';
 import { brokerStatus, clusterList, getBrokerConfig, updateBrokerConfig } from './broker-commands.js';
 import { type AdminCommand, adminFactory, commandClientOptions } from './command.js';
+import { consumerStatus } from './consumer-status-command.js';
 import {
   consumerConnection,
   consumerProgress,
@@ -31,6 +32,7 @@ import {
 } from './namesrv-commands.js';
 import { brokerConsumeStats, cloneGroupOffset, resetOffsetByTime } from './offset-commands.js';
 import { AdminUsageError, COMMON_OPTIONS, JSON_OPTION, optionsHelp, parseOptions } from './options.js';
+import { consumeMessage, printMsg, queryMsgByOffset } from './pull-commands.js';
 import { queryCq } from './queue-commands.js';
 import { sendMessage } from './send-commands.js';
 import { statsAll } from './stats-commands.js';
@@ -57,10 +59,13 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
   queryMsgById,
   queryMsgByKey,
   queryMsgByUniqueKey,
+  queryMsgByOffset,
+  printMsg,
   brokerConsumeStats,
   producerConnection,
   consumerConnection,
   consumerProgress,
+  consumerStatus,
   cloneGroupOffset,
   clusterList,
   topicList,
@@ -76,6 +81,7 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
   getBrokerConfig,
   queryCq,
   sendMessage,
+  consumeMessage,
   updateAclConfig,
   deleteAclConfig,
   clusterAclConfigVersion,
