@@ -1,8 +1,8 @@
 /**
  * Our admin API against the official 4.9.x name server and broker, and the same steps against ours:
  * topic create, list, route and stats; group create and delete; consume stats after our consumer
- * read the topic; cluster info; broker config; KV config; wipe and add write permission. Each side
- * yields the facts the calls read, and the two sets must agree.
+ * read the topic; cluster info; broker config; KV config; wipe and add write permission; offset
+ * clones. Each side yields the facts the calls read, and the two sets must agree.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -220,26 +220,40 @@ describe('our admin API against the official 4.9.x name server and broker, and a
     assert.deepEqual(mine, theirs);
   });
 
-  test('cloneGroupOffset copies the group offsets on the official broker (ours does not serve it yet)', async () => {
+  test('cloneGroupOffset copies the group offsets on both brokers', async () => {
     const official = broker as BrokerHandle;
-    const admin = createAdmin({ namesrvAddr: (namesrv as NamesrvHandle).addr, logger: quiet });
-    await admin.start();
-    try {
-      const dest = 'admin_api_clone';
-      // The destination's retry topic is how examineConsumeStats finds its brokers.
-      await admin.createAndUpdateTopicConfig(official.addr, {
-        topicName: `%RETRY%${dest}`,
-        readQueueNums: 1,
-        writeQueueNums: 1,
-      });
-      await admin.cloneGroupOffset(GROUP, dest, TOPIC, true);
-      const cloned = await until(() => admin.examineConsumeStats(dest, TOPIC), 'the clone is routed', 15_000);
-      assert.equal(
-        cloned.offsetTable.reduce((n, [, o]) => n + o.consumerOffset, 0n),
-        BigInt(COUNT),
-      );
-    } finally {
-      await admin.shutdown();
-    }
+    const ours = pair as LoopbackPair;
+    const cloneOn = async (namesrvAddr: string, brokerAddr: string) => {
+      const admin = createAdmin({ namesrvAddr, logger: quiet });
+      await admin.start();
+      try {
+        const dest = 'admin_api_clone';
+        // The destination's retry topic is how examineConsumeStats finds its brokers.
+        await admin.createAndUpdateTopicConfig(brokerAddr, {
+          topicName: `%RETRY%${dest}`,
+          readQueueNums: 1,
+          writeQueueNums: 1,
+        });
+        await admin.cloneGroupOffset(GROUP, dest, TOPIC, true);
+        const cloned = await until(
+          () => admin.examineConsumeStats(dest, TOPIC),
+          'the clone is routed',
+          15_000,
+        );
+        const source = await admin.examineConsumeStats(GROUP, TOPIC);
+        const perQueue = (s: typeof source) =>
+          s.offsetTable.map(([mq, o]) => [mq.queueId, o.consumerOffset] as const).sort((a, b) => a[0] - b[0]);
+        assert.deepEqual(perQueue(cloned), perQueue(source));
+        return cloned.offsetTable.reduce((n, [, o]) => n + o.consumerOffset, 0n);
+      } finally {
+        await admin.shutdown();
+      }
+    };
+    const [theirs, mine] = await Promise.all([
+      cloneOn((namesrv as NamesrvHandle).addr, official.addr),
+      cloneOn(ours.namesrvAddr, ours.brokerAddr),
+    ]);
+    assert.equal(theirs, BigInt(COUNT));
+    assert.equal(mine, theirs);
   });
 });

@@ -12,8 +12,19 @@ import { after, before, describe, test } from 'node:test';
 import { main } from '../../src/cli/main.js';
 import { createProducer, createPushConsumer, SendStatus } from '../../src/client/index.js';
 import { createLogger } from '../../src/common/logger.js';
-import { mqadmin, startBroker, startNamesrv } from './harness.js';
-import { startLoopbackPair } from './loopback-pair.js';
+import type { MqadminSession } from './mqadmin-session.js';
+import {
+  adminTargets,
+  type Cluster,
+  keyValues,
+  messageDetail,
+  messageLines,
+  officialIn,
+  ours,
+  rows,
+  sorted,
+  startClusterAndSession,
+} from './rmq-admin-support.js';
 
 const quiet = createLogger('rmq-admin-interop', { level: 'silent' });
 const TOPIC = 'RmqAdminTopic';
@@ -21,119 +32,25 @@ const GROUP = 'rmq_admin_cg';
 const KEY = 'rmq-admin-key';
 const COUNT = 6;
 
-interface Cluster {
-  readonly namesrvAddr: string;
-  readonly brokerAddr: string;
-  close(): Promise<void>;
-}
-
-const TARGETS: ReadonlyArray<{ name: string; start(): Promise<Cluster> }> = [
-  {
-    name: 'our broker',
-    async start() {
-      const pair = await startLoopbackPair('rmq-admin');
-      return { namesrvAddr: pair.namesrvAddr, brokerAddr: pair.brokerAddr, close: () => pair.close() };
-    },
-  },
-  {
-    name: 'the official 4.9.8 broker',
-    async start() {
-      const ns = await startNamesrv();
-      try {
-        const broker = await startBroker({ namesrvAddr: ns.addr, brokerName: 'broker-java' });
-        return {
-          namesrvAddr: ns.addr,
-          brokerAddr: broker.addr,
-          async close() {
-            await broker.close();
-            await ns.close();
-          },
-        };
-      } catch (error) {
-        await ns.close();
-        throw error;
-      }
-    },
-  },
-];
-
-async function ours(namesrvAddr: string, args: readonly string[]): Promise<string> {
-  let out = '';
-  let err = '';
-  const code = await main(['admin', ...args, '-n', namesrvAddr], {
-    out: (t) => {
-      out += t;
-    },
-    err: (t) => {
-      err += t;
-    },
-  });
-  assert.equal(code, 0, `rmq admin ${args.join(' ')}: ${err}`);
-  return out;
-}
-
-async function official(namesrvAddr: string, args: readonly string[]): Promise<string> {
-  const r = await mqadmin(namesrvAddr, args, 60_000, { upstream: 4 });
-  assert.equal(r.exitCode, 0, `mqadmin ${args.join(' ')}: ${r.stdout}\n${r.stderr.slice(-2000)}`);
-  assert.doesNotMatch(r.stdout, /Exception/, `mqadmin ${args.join(' ')}: ${r.stdout}`);
-  return r.stdout;
-}
-
-/** Lines matching `re`, as the tuples of its groups. */
-function rows(text: string, re: RegExp): string[][] {
-  return text
-    .split('\n')
-    .map((l) => re.exec(l.trimEnd()))
-    .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => m.slice(1));
-}
-
-const sorted = (r: string[][]): string[][] => [...r].sort((a, b) => (a.join('|') < b.join('|') ? -1 : 1));
-
-/** `key=value` lines of getBrokerConfig and `key: value` lines of brokerStatus, as a map. */
-function keyValues(text: string, sep: RegExp): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const line of text.split('\n')) {
-    const m = sep.exec(line);
-    if (m?.[1] !== undefined) out.set(m[1], m[2] ?? '');
-  }
-  return out;
-}
-
-/** Java's AbstractMap.toString (`{k=v, k2=v2}`) as sorted entries: HashMap orders differ. */
-function javaMapEntries(text: string): string[][] {
-  const inner = text.replace(/^\{|\}$/g, '');
-  return inner === ''
-    ? []
-    : inner
-        .split(', ')
-        .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])
-        .sort();
-}
-
-/** printMsg's and consumeMessage's `MSGID: ... MessageExt [...] BODY: ...` lines as sorted field lists. */
-function messageLines(text: string): string[][] {
-  const re =
-    /^MSGID: (\S+) MessageExt \[brokerName=(\S+), queueId=(\d+), storeSize=(\d+), queueOffset=(\d+), sysFlag=(\d+), bornTimestamp=(\d+), bornHost=(\S+), storeTimestamp=(\d+), storeHost=(\S+), msgId=(\S+), commitLogOffset=(\d+), bodyCRC=(\d+), reconsumeTimes=(\d+), preparedTransactionOffset=(\d+), toString\(\)=Message\{topic='([^']*)', flag=(-?\d+), properties=(\{.*\}), body=(\[[-\d, ]*\]), transactionId='([^']*)'\}\] BODY: (.*)$/;
-  return sorted(
-    rows(text, re).map((fields) => fields.map((f, i) => (i === 17 ? JSON.stringify(javaMapEntries(f)) : f))),
-  );
-}
-
-for (const target of TARGETS) {
+for (const target of adminTargets('rmq-admin')) {
   describe(`rmq admin and mqadmin against ${target.name}`, { timeout: 120_000 }, () => {
     let cluster: Cluster;
+    let session: MqadminSession;
     let n: string;
+    const official = (namesrvAddr: string, args: readonly string[]) => officialIn(session, namesrvAddr, args);
     const both = async (...args: string[]): Promise<[string, string]> => [
       await ours(n, args),
       await official(n, args),
     ];
 
     before(async () => {
-      cluster = await target.start();
+      ({ cluster, session } = await startClusterAndSession(target));
       n = cluster.namesrvAddr;
     });
-    after(() => cluster?.close());
+    after(async () => {
+      await session?.close();
+      await cluster?.close();
+    });
 
     test('updateTopic and updateSubGroup print the same results; topicList, topicRoute -l agree', async () => {
       const mine = await ours(n, ['updateTopic', '-c', 'DefaultCluster', '-t', TOPIC, '-r', '4', '-w', '4']);
@@ -263,15 +180,9 @@ for (const target of TARGETS) {
       // queryMsgByOffset: the same message, line by line (mqadmin then adds its consume track).
       const byOffset = ['queryMsgByOffset', '-t', TOPIC, '-b', brokerName, '-i', '0', '-o', '0'];
       const [q1, q2] = await both(...byOffset);
-      const detail = (s: string) => {
-        const fields = keyValues(s.split('\n\n')[0] ?? '', /^([A-Z][A-Za-z ]+):\s+(.*)$/);
-        const props = fields.get('Properties');
-        fields.delete('Properties');
-        return { fields, properties: props === undefined ? undefined : javaMapEntries(props) };
-      };
-      assert.equal(detail(q1).fields.get('Queue Offset'), '0');
-      assert.equal(detail(q1).fields.get('Topic'), TOPIC);
-      assert.deepEqual(detail(q1), detail(q2));
+      assert.equal(messageDetail(q1).fields.get('Queue Offset'), '0');
+      assert.equal(messageDetail(q1).fields.get('Topic'), TOPIC);
+      assert.deepEqual(messageDetail(q1), messageDetail(q2));
 
       // printMsg: the same queues, ranges and messages, field by field.
       const [pm1, pm2] = await both('printMsg', '-t', TOPIC);

@@ -1,4 +1,4 @@
-/** CLONE_GROUP_OFFSET (314): a broker copies one group's offsets (of one topic, or all) to another group. */
+/** CLONE_GROUP_OFFSET (314): a broker copies one group's offsets in a topic to another group (none without a topic, as upstream). */
 import type { RemotingCommand } from '../../remoting/protocol/command.js';
 import { CloneGroupOffsetRequestHeader } from '../../remoting/protocol/headers/clone-group-offset-request-header.js';
 import { RequestCode } from '../../remoting/protocol/request-code.js';

@@ -12,6 +12,7 @@ import type { BrokerContext, BrokerRequestHandler } from './broker-context.js';
 import { checkClientConfig } from './check-client-config.js';
 import { cleanExpiredConsumeQueue } from './clean-expired-consumequeue.js';
 import { cleanUnusedTopic } from './clean-unused-topic.js';
+import { cloneGroupOffset } from './clone-group-offset.js';
 import { consumeMessageDirectly } from './consume-message-directly.js';
 import { consumerSendMsgBack } from './consumer-send-msg-back.js';
 import { deleteExpiredCommitLog } from './delete-expired-commitlog.js';
@@ -90,6 +91,7 @@ export const BROKER_REQUEST_HANDLERS: ReadonlyMap<number, BrokerRequestHandler> 
   [RequestCode.GET_CONSUMER_CONNECTION_LIST, getConsumerConnectionList],
   [RequestCode.GET_PRODUCER_CONNECTION_LIST, getProducerConnectionList],
   [RequestCode.GET_ALL_CONSUMER_OFFSET, getAllConsumerOffset],
+  [RequestCode.CLONE_GROUP_OFFSET, cloneGroupOffset],
   [RequestCode.QUERY_TOPIC_CONSUME_BY_WHO, queryTopicConsumeByWho],
   [RequestCode.GET_TOPIC_STATS_INFO, getTopicStatsInfo],
   [RequestCode.GET_CONSUME_STATS, getConsumeStats],
