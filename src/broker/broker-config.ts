@@ -34,6 +34,7 @@ import {
   type TlsSystemConfig,
 } from '../remoting/transport/tls-system-config.js';
 import { DEFAULT_MESSAGE_STORE_CONFIG, type MessageStoreConfig } from '../store/config.js';
+import { HA_MAX_FRAME_BODY } from '../store/ha/ha-frame.js';
 import { DEFAULT_MAX_STATS_ITEMS_PER_SET } from './stats/broker-stats-manager.js';
 import { UPSTREAM_IGNORED_KEYS } from './upstream-ignored-keys.js';
 
@@ -113,7 +114,10 @@ export interface BrokerConfig extends MessageStoreConfig {
   /** Delay levels 1..n of scheduled messages. */
   messageDelayLevel: string;
   flushDelayOffsetInterval: number;
-  /** HA port; BrokerStartup forces it to listenPort + 1. */
+  /**
+   * HA port: always listenPort + 1, as BrokerStartup forces it (0 with listenPort 0: the bound port
+   * + 1, or any free port when that one is taken).
+   */
   haListenPort: number;
   haMasterAddress: string | undefined;
   defaultQueryMaxNum: number;
@@ -338,6 +342,12 @@ export const BROKER_CONFIG_KEYS: { readonly [K in BrokerConfigFileKey]: ConfigKe
   flushDelayOffsetInterval: ms(LONG),
   haListenPort: ms(INT),
   haMasterAddress: ms(OPT_STR),
+  haSendHeartbeatInterval: ms(INT),
+  haHousekeepingInterval: ms(INT),
+  haTransferBatchSize: ms(INT),
+  haSlaveFallbehindMax: ms(INT),
+  slaveTimeout: ms(INT),
+  haAllowResetSlave: { kind: BOOL, owner: 'rocketmq-ts' },
   defaultQueryMaxNum: ms(INT),
   checkCRCOnRecover: ms(BOOL),
   cleanResourceInterval: ms(INT),
@@ -621,9 +631,19 @@ export function validateBrokerConfig(c: BrokerConfig): BrokerConfig {
     ['requestBodyMaxSize', c.requestBodyMaxSize],
     ['maxStatsItemsPerSet', c.maxStatsItemsPerSet],
     ['aclFileWatchInterval', c.aclFileWatchInterval],
+    ['haSendHeartbeatInterval', c.haSendHeartbeatInterval],
+    ['haHousekeepingInterval', c.haHousekeepingInterval],
+    ['haTransferBatchSize', c.haTransferBatchSize],
+    ['haSlaveFallbehindMax', c.haSlaveFallbehindMax],
+    ['slaveTimeout', c.slaveTimeout],
   ];
   for (const [name, v] of positive) {
     if (!Number.isFinite(v) || v <= 0) errors.push(`${name} must be > 0, got ${v}`);
+  }
+  // Upstream's slave reads frames into a 4 MiB buffer (ours refuses larger ones): a bigger batch
+  // would stall every slave.
+  if (c.haTransferBatchSize > HA_MAX_FRAME_BODY) {
+    errors.push(`haTransferBatchSize must be at most ${HA_MAX_FRAME_BODY}, got ${c.haTransferBatchSize}`);
   }
   const nonNegative: Array<[string, number]> = [
     ['defaultTopicQueueNums', c.defaultTopicQueueNums],
@@ -658,7 +678,7 @@ export type BrokerConfigOverrides = { [K in keyof BrokerConfig]?: BrokerConfig[K
 
 /**
  * Defaults, then `overrides`, validated: the programmatic way to configure a broker. haListenPort
- * follows listenPort (+ 1) unless given.
+ * is always listenPort + 1, as BrokerStartup forces it.
  */
 export function brokerConfig(
   overrides: BrokerConfigOverrides = {},
@@ -669,9 +689,9 @@ export function brokerConfig(
     if (v !== undefined) (defined as Record<string, unknown>)[k] = v;
   }
   const config = { ...defaultBrokerConfig(env), ...defined };
-  // As BrokerStartup: the HA port follows the listen port unless set explicitly (0: bound port + 1).
-  if (defined.haListenPort === undefined)
-    config.haListenPort = config.listenPort === 0 ? 0 : config.listenPort + 1;
+  // As BrokerStartup: the HA port is the listen port + 1, whatever was asked for (two brokers on one
+  // host then never share it). With listenPort 0 the broker derives it from the bound port.
+  config.haListenPort = config.listenPort === 0 ? 0 : config.listenPort + 1;
   return validateBrokerConfig(config);
 }
 

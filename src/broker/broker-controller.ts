@@ -174,6 +174,8 @@ export class BrokerController implements BrokerContext {
   private boundPort: number | undefined;
   private lastMasterAddr: string | undefined;
   private lastHaMasterAddr: string | undefined;
+  /** Where the HA service listens once started. */
+  private haPort: number | undefined;
 
   constructor(options: CreateBrokerOptions = {}) {
     this.config = brokerConfig(options.config, options.env);
@@ -376,9 +378,9 @@ export class BrokerController implements BrokerContext {
     return `${this.config.brokerIP1}:${this.listenPort}`;
   }
 
-  /** `brokerIP2:haListenPort` (haListenPort 0 means listenPort + 1). */
+  /** `brokerIP2:haPort`: the bound HA port once started, else listenPort + 1. */
   get haServerAddr(): string {
-    const port = this.config.haListenPort === 0 ? this.listenPort + 1 : this.config.haListenPort;
+    const port = this.haPort ?? this.listenPort + 1;
     return `${this.config.brokerIP2}:${port}`;
   }
 
@@ -437,6 +439,7 @@ export class BrokerController implements BrokerContext {
         port: this.config.listenPort === 0 ? 0 : this.config.listenPort - 2,
         ...(host === undefined ? {} : { host }),
       });
+      await this.startHA(host);
       await this.http.start();
       this.brokerOuterAPI.updateNameServerAddressList(this.config.namesrvAddr);
       this.clientHousekeepingService.start();
@@ -618,8 +621,46 @@ export class BrokerController implements BrokerContext {
   private applyRegisterResult(result: RegisterBrokerResult | undefined, checkOrderConfig: boolean): void {
     if (result === undefined) return;
     if (result.haServerAddr !== undefined) this.lastHaMasterAddr = result.haServerAddr;
+    // Upstream updateMasterHAServerAddrPeriodically: a slave without haMasterAddress follows the
+    // master the name server names.
+    if (this.followsRegisteredMaster && result.haServerAddr !== undefined && result.haServerAddr !== '') {
+      this.haStore?.haService.updateMasterAddress(result.haServerAddr);
+    }
     this.lastMasterAddr = result.masterAddr;
     if (checkOrderConfig) this.topicConfigManager.updateOrderTopicConfig(result.kvTable);
+  }
+
+  /** The store whose HA service this broker runs (a DefaultMessageStore, its own or given). */
+  private get haStore(): DefaultMessageStore | undefined {
+    return this.messageStore instanceof DefaultMessageStore ? this.messageStore : undefined;
+  }
+
+  private get followsRegisteredMaster(): boolean {
+    const fixed = this.config.haMasterAddress;
+    return this.config.brokerRole === 'SLAVE' && (fixed === undefined || fixed.length < 6);
+  }
+
+  /**
+   * HA on listenPort + 1 (with listenPort 0, any free port if that one is taken), as BrokerStartup
+   * forces it; a slave with haMasterAddress (upstream: 6 characters or more) follows that address,
+   * any other the one its registration returns.
+   */
+  private async startHA(host: string | undefined): Promise<void> {
+    const store = this.haStore;
+    if (store === undefined) return;
+    const at = host === undefined ? {} : { host };
+    try {
+      this.haPort = await store.haService.start({ port: this.listenPort + 1, ...at });
+    } catch (error) {
+      // listenPort 0 (tests) took a free port whose neighbour may be taken: any free port then.
+      if (this.config.listenPort !== 0) throw error;
+      this.haPort = await store.haService.start({ port: 0, ...at });
+      this.logger.warn('listenPort + 1 is taken: HA listens on another port', { haPort: this.haPort });
+    }
+    const fixed = this.config.haMasterAddress;
+    if (this.config.brokerRole === 'SLAVE' && fixed !== undefined && fixed.length >= 6) {
+      store.haService.updateMasterAddress(fixed);
+    }
   }
 
   onConfigUpdated(keys: readonly BrokerConfigFileKey[]): void {

@@ -12,6 +12,7 @@
  * acknowledgements' microtasks run are written before the loop turn ends (see scheduleDrain).
  */
 
+import { mkdirSync } from 'node:fs';
 import { type Clock, systemClock } from '../common/clock.js';
 import { createLogger, type Logger } from '../common/logger.js';
 import type { StoreCheckpoint } from './checkpoint.js';
@@ -27,6 +28,7 @@ import {
   scanRecords,
   takesQueueOffset,
 } from './commit-log-recovery.js';
+import { ReplicaRecordParser } from './commit-log-replica.js';
 import { CommitLogTail } from './commit-log-tail.js';
 import {
   appendedResult,
@@ -135,6 +137,10 @@ export class CommitLog {
   private writeError: Error | undefined;
   private readonly diskFull: DiskFullGuard;
   private readonly drainBound = (): void => this.drain();
+  /** Told after each write that made data readable (the HA service streams it to slaves). */
+  private appendListeners: Array<() => void> = [];
+  /** The slave's check of replicated bytes (see appendReplicated). */
+  private replica: ReplicaRecordParser | undefined;
 
   constructor(config: CommitLogConfig, options: CommitLogOptions = {}) {
     this.config = config;
@@ -573,6 +579,7 @@ export class CommitLog {
     if (waiters !== undefined) this.groupCommit.putRequest(this.groupCommitRequest(waiters, waitedEnd));
     if (unwaited) this.groupCommit.wakeup();
     this.writing = false;
+    if (segments.length > 0) this.notifyAppended();
     if (this.pending.length > 0) {
       if (this.getWriteError() !== undefined || this.diskFull.refusing())
         this.failPending(PutMessageStatus.SERVICE_NOT_AVAILABLE);
@@ -598,6 +605,115 @@ export class CommitLog {
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const w of waiters) w();
+  }
+
+  /** Hears of every write that made new bytes readable (called once per write, after dispatch). */
+  addAppendListener(listener: () => void): void {
+    this.appendListeners.push(listener);
+  }
+
+  private notifyAppended(): void {
+    for (const listener of this.appendListeners) {
+      try {
+        listener();
+      } catch (err) {
+        this.log.warn('append listener failed', { error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+  }
+
+  /**
+   * A slave's append of bytes its master sent (upstream `appendData`): `data` must go exactly at the
+   * end of this log (an empty log starts at the file boundary the master starts from) and stay within
+   * one file. The records it completes are checked before anything is written (commit-log-replica.ts)
+   * and dispatched after. Returns undefined when written, else why not; a refusal writes nothing,
+   * except that the first part of a record whose rest failed is cut off again.
+   */
+  appendReplicated(startOffset: number, data: Buffer): string | undefined {
+    if (!this.ready || this.shuttingDown || this.closed) return 'the commit log is not open';
+    const writeError = this.getWriteError();
+    if (writeError !== undefined) return `the commit log refuses writes: ${writeError.message}`;
+    if (this.writing || this.pending.length > 0) return 'the commit log is taking appends of its own';
+    const fileSize = this.config.mappedFileSizeCommitLog;
+    const last = this.mappedFileQueue.getLastMappedFile();
+    const end = this.getMaxOffset();
+    if (last === undefined) {
+      if (startOffset % fileSize !== 0) {
+        return `an empty commit log can only start at a file boundary (multiple of ${fileSize}), not at ${startOffset}`;
+      }
+    } else if (startOffset !== end) {
+      return `data for offset ${startOffset}, but the commit log ends at ${end}`;
+    }
+    const inFile = startOffset % fileSize;
+    if (inFile + data.length > fileSize) {
+      return `${data.length} bytes at ${startOffset} cross a commit-log file of ${fileSize} bytes (mappedFileSizeCommitLog must be the same on master and slave)`;
+    }
+    if (data.length === 0) return undefined;
+    if (this.replica === undefined) {
+      this.replica = new ReplicaRecordParser(fileSize, this.config.maxMessageSize, this.delayLevels);
+      this.replica.reset(startOffset);
+    }
+    const checked = this.replica.check(startOffset, data);
+    if (!checked.ok) {
+      // A failed check leaves the parser as it was, unless written bytes had to be cut off.
+      if (checked.cutBackTo !== undefined) {
+        this.mappedFileQueue.truncateDirtyFiles(checked.cutBackTo);
+        this.replica.reset(checked.cutBackTo);
+      }
+      return checked.reason;
+    }
+    let file: MappedFile;
+    try {
+      file =
+        last === undefined || last.isFull() ? this.mappedFileQueue.createNextMappedFile(startOffset) : last;
+      file.writeSync(inFile, data, 0, data.length);
+    } catch (err) {
+      this.failWrites(err);
+      return `write failed: ${err instanceof Error ? err.message : String(err)}`;
+    }
+    file.setWrotePosition(inFile + data.length);
+    let storeTimestamp = 0;
+    const dispatch = this.dispatchers.isEmpty ? undefined : this.dispatchers.dispatch;
+    for (const r of checked.records) {
+      if (takesQueueOffset(r.sysFlag)) this.queueOffsets.raise(r.topic, r.queueId, r.queueOffset + 1);
+      storeTimestamp = r.storeTimestamp;
+      dispatch?.(r.request);
+    }
+    if (storeTimestamp > 0) file.setStoreTimestamp(storeTimestamp);
+    // SYNC_FLUSH has no interval flush: group commit flushes the replicated bytes (upstream's
+    // GroupCommitService flushes every 10 ms whether or not a request waits).
+    if (this.syncFlush) this.groupCommit.wakeup();
+    this.notifyAppended();
+    return undefined;
+  }
+
+  /**
+   * Ours (haAllowResetSlave): deletes every file, so that replication can start again at the
+   * master's first file. Only while idle: a slave makes no appends of its own. The flush service is
+   * stopped around it, so no flush runs on a deleted file.
+   */
+  async resetForReplica(): Promise<void> {
+    if (this.writing || this.pending.length > 0) {
+      throw new StoreIOError(
+        this.mappedFileQueue.storePath,
+        'cannot reset a commit log that is taking appends',
+      );
+    }
+    await this.flushService.shutdown();
+    try {
+      this.tail.clear();
+      this.mappedFileQueue.destroy();
+      mkdirSync(this.mappedFileQueue.storePath, { recursive: true });
+      this.replica = undefined;
+      this.queueOffsets.replace(new Map());
+    } finally {
+      if (!this.syncFlush && !this.shuttingDown) this.flushService.start();
+    }
+  }
+
+  /** Where the slave's replicated records have been dispatched up to (-1 before the first append). */
+  get replicaDispatchedTo(): number {
+    return this.replica?.dispatchedTo ?? -1;
   }
 
   // ---------------------------------------------------------------- reads

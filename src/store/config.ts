@@ -68,6 +68,28 @@ export interface MessageStoreConfig {
    * start-up unless this allows truncating the log there [false].
    */
   allowMidLogTruncation: boolean;
+  /**
+   * HA: a slave reports its commit-log end to its master at least this often, and a master sends a
+   * slave an empty frame when it has sent nothing for this long [5000 ms].
+   */
+  haSendHeartbeatInterval: number;
+  /**
+   * HA: a master drops a slave it has heard nothing from for this long; ours, a slave likewise drops
+   * a master it has received nothing from (its read timeout) [20000 ms].
+   */
+  haHousekeepingInterval: number;
+  /** HA: most commit-log bytes in one frame [32 KiB]. */
+  haTransferBatchSize: number;
+  /** HA: SYNC_MASTER answers SLAVE_NOT_AVAILABLE when the best slave is this many bytes behind [256 MiB]. */
+  haSlaveFallbehindMax: number;
+  /** HA: how long a SYNC_MASTER send waits for a slave's acknowledgement [3000 ms]. */
+  slaveTimeout: number;
+  /**
+   * Ours: a slave whose commit log ends before the master's first file (deleted on the master since)
+   * empties its commit log, consume queues and index and starts again from the master's first file,
+   * instead of stalling (upstream #3388). Off by default: it throws away the slave's data [false].
+   */
+  haAllowResetSlave: boolean;
 }
 
 export const DEFAULT_MESSAGE_STORE_CONFIG: Readonly<Omit<MessageStoreConfig, 'storePathRootDir'>> = {
@@ -98,6 +120,12 @@ export const DEFAULT_MESSAGE_STORE_CONFIG: Readonly<Omit<MessageStoreConfig, 'st
   commitLogTailCacheBytes: 8 * 1024 * 1024,
   pullReadCacheBytes: 8 * 1024 * 1024,
   allowMidLogTruncation: false,
+  haSendHeartbeatInterval: 5000,
+  haHousekeepingInterval: 20_000,
+  haTransferBatchSize: 32 * 1024,
+  haSlaveFallbehindMax: 256 * 1024 * 1024,
+  slaveTimeout: 3000,
+  haAllowResetSlave: false,
 };
 
 export function messageStoreConfig(

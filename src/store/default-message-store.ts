@@ -35,6 +35,7 @@ import {
   type GetMessageContext,
   getMessageFromQueue,
 } from './get-message.js';
+import { HAService } from './ha/ha-service.js';
 import { IndexService } from './index-service.js';
 import {
   type ConsumeQueueView,
@@ -73,6 +74,11 @@ export interface DefaultMessageStoreOptions {
   commitLog?: Omit<CommitLogOptions, 'clock' | 'logger' | 'checkpoint' | 'messageDelayLevel'>;
   /** Knobs and test hooks of the retention service (intervals, disk-use probe, hour of day). */
   retention?: Omit<CleanCommitLogOptions, 'clock' | 'logger' | 'onDeleted'>;
+  /** HA knobs broker.conf does not carry. */
+  ha?: {
+    /** ms a slave waits before connecting to its master again [5000, upstream's fixed wait]. */
+    reconnectInterval?: number;
+  };
 }
 
 type State = 'new' | 'loaded' | 'running' | 'stopped';
@@ -98,6 +104,8 @@ export class DefaultMessageStore implements MessageStore {
   private readonly brokerRole: BrokerRole;
   private readonly getContext: GetMessageContext;
   private readonly dispatcher: StoreDispatcher;
+  /** Replication (upstream `haService`): the broker starts it on listenPort + 1. */
+  readonly haService: HAService;
   private state: State = 'new';
   private lock: StoreLock | undefined;
   private lastExitOK = true;
@@ -175,6 +183,19 @@ export class DefaultMessageStore implements MessageStore {
       dispatch: (request) => dispatcher.dispatch(request),
       dispatchBatch: (batch) => dispatcher.dispatchBatch(batch),
     });
+    this.haService = new HAService(this.commitLog, config, {
+      clock: this.clock,
+      logger: this.log.child('ha'),
+      ...(options.ha?.reconnectInterval === undefined
+        ? {}
+        : { reconnectInterval: options.ha.reconnectInterval }),
+      resetTo: () => this.resetForReplica(),
+    });
+  }
+
+  /** Upstream BrokerRole of this store. */
+  get role(): BrokerRole {
+    return this.brokerRole;
   }
 
   // ---------------------------------------------------------------- life cycle
@@ -310,6 +331,11 @@ export class DefaultMessageStore implements MessageStore {
     if (!wasOpen) return;
     this.stats.shutdown();
     let firstError: unknown;
+    try {
+      await this.haService.shutdown();
+    } catch (err) {
+      this.log.error('shutdown: HA service failed', { error: describe(err) });
+    }
     const step = async (what: string, fn: () => Promise<void> | void): Promise<void> => {
       try {
         await fn();
@@ -361,14 +387,65 @@ export class DefaultMessageStore implements MessageStore {
     const refused = this.checkStoreStatus();
     if (refused !== undefined) return Promise.resolve(new PutMessageResult(refused));
     const begin = this.clock.now();
-    return this.commitLog.putMessage(message).then((result) => this.countPut(result, begin));
+    const put = this.commitLog.putMessage(message).then((result) => this.countPut(result, begin));
+    if (this.brokerRole !== 'SYNC_MASTER' || message.waitStoreMsgOK === false) return put;
+    return put.then(this.replicate);
   }
 
   putMessages(batch: MessageExtBatch): Promise<PutMessageResult> {
     const refused = this.checkStoreStatus();
     if (refused !== undefined) return Promise.resolve(new PutMessageResult(refused));
     const begin = this.clock.now();
-    return this.commitLog.putMessages(batch).then((result) => this.countPut(result, begin));
+    const put = this.commitLog.putMessages(batch).then((result) => this.countPut(result, begin));
+    if (this.brokerRole !== 'SYNC_MASTER' || batch.waitStoreMsgOK === false) return put;
+    return put.then(this.replicate);
+  }
+
+  /**
+   * SYNC_MASTER (upstream `submitReplicaRequest`): a stored append waits for a slave to have its
+   * bytes; FLUSH_SLAVE_TIMEOUT or SLAVE_NOT_AVAILABLE replace PUT_OK (and a FLUSH_DISK_TIMEOUT, as
+   * upstream's thenCombine does), and the message stays stored either way.
+   */
+  private readonly replicate = (result: PutMessageResult): PutMessageResult | Promise<PutMessageResult> => {
+    const appended = result.appendMessageResult;
+    if (!result.isOk() || appended === undefined) return result;
+    const end = Number(appended.wroteOffset) + appended.wroteBytes;
+    return this.haService.waitForSlave(end).then((status) => {
+      if (status !== PutMessageStatus.PUT_OK) result.putMessageStatus = status;
+      return result;
+    });
+  };
+
+  /**
+   * A slave's append of its master's bytes at `startOffset` (upstream `appendToCommitLog`): undefined
+   * when written (and the records it completed dispatched), else why not.
+   */
+  appendToCommitLog(startOffset: number, data: Buffer): string | undefined {
+    if (this.state !== 'running') return `message store is ${this.state}, so appendToCommitLog is forbidden`;
+    return this.commitLog.appendReplicated(startOffset, data);
+  }
+
+  /**
+   * Ours (haAllowResetSlave): empties a slave's commit log, consume queues and index, so that it
+   * follows a master whose files before its own end are gone. The commit log goes first: a crash in
+   * between leaves consume queues pointing at nothing, which recovery cuts off.
+   */
+  async resetForReplica(): Promise<void> {
+    if (this.brokerRole !== 'SLAVE')
+      throw new RocketMQError('only a slave store can be reset to follow its master');
+    if (this.state !== 'running') throw new RocketMQError(`message store is ${this.state}`);
+    const from = { minOffset: this.commitLog.getMinOffset(), maxOffset: this.commitLog.getMaxOffset() };
+    await this.commitLog.resetForReplica();
+    this.consumeQueueStore.destroy();
+    this.consumeQueueStore.start();
+    this.indexService.destroy();
+    this.dispatcher.refreshIndexFrom();
+    this.log.warn('slave store emptied to follow its master (haAllowResetSlave)', from);
+  }
+
+  /** Up to `maxSize` commit-log bytes from `offset`, within one file (upstream `getCommitLogData`). */
+  getCommitLogData(offset: number, maxSize: number): Buffer | undefined {
+    return this.commitLog.getData(offset, maxSize);
   }
 
   private countPut(result: PutMessageResult, begin: number): PutMessageResult {

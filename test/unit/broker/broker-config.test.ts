@@ -267,9 +267,36 @@ describe('brokerConfigProperties', () => {
 });
 
 describe('haListenPort', () => {
-  test('follows listenPort unless given', () => {
+  test('is always listenPort + 1, as BrokerStartup forces it', () => {
     assert.equal(brokerConfig({ listenPort: 20911 }, TEST_ENV).haListenPort, 20912);
     assert.equal(brokerConfig({ listenPort: 0 }, TEST_ENV).haListenPort, 0);
-    assert.equal(brokerConfig({ listenPort: 20911, haListenPort: 5 }, TEST_ENV).haListenPort, 5);
+    // Two brokers on one host with their own listen ports never share an HA port.
+    assert.equal(brokerConfig({ listenPort: 20911, haListenPort: 5 }, TEST_ENV).haListenPort, 20912);
+    assert.equal(brokerConfig({ listenPort: 30911, haListenPort: 10912 }, TEST_ENV).haListenPort, 30912);
+  });
+});
+
+describe('HA settings', () => {
+  test("upstream's defaults, read from broker.conf, and a frame size the slaves can take", () => {
+    const c = brokerConfig({}, TEST_ENV);
+    assert.deepEqual(
+      [c.haSendHeartbeatInterval, c.haHousekeepingInterval, c.haTransferBatchSize, c.haSlaveFallbehindMax],
+      [5000, 20_000, 32 * 1024, 256 * 1024 * 1024],
+    );
+    assert.equal(c.slaveTimeout, 3000);
+    assert.equal(c.haAllowResetSlave, false);
+    const loaded = loadBrokerConfig('slaveTimeout=1500\nhaTransferBatchSize=65536\nhaAllowResetSlave=true', {
+      env: TEST_ENV,
+    });
+    assert.equal(loaded.config.slaveTimeout, 1500);
+    assert.equal(loaded.config.haTransferBatchSize, 65536);
+    assert.equal(loaded.config.haAllowResetSlave, true);
+    assert.deepEqual(loaded.unknownKeys, []);
+    assert.deepEqual(loaded.ignoredKeys, []);
+    assert.throws(
+      () => brokerConfig({ haTransferBatchSize: 8 * 1024 * 1024 }, TEST_ENV),
+      /haTransferBatchSize/,
+    );
+    assert.throws(() => brokerConfig({ slaveTimeout: 0 }, TEST_ENV), /slaveTimeout must be > 0/);
   });
 });
