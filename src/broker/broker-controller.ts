@@ -67,6 +67,7 @@ import { type BrokerIdentity, BrokerOuterAPI, type RegisterBrokerResult } from '
 import type { BrokerContext, BrokerRequestHandler } from './processor/broker-context.js';
 import { BROKER_REQUEST_HANDLERS, registerBrokerProcessors } from './processor/processor-table.js';
 import { executeRequestWhenWakeup } from './processor/pull-message.js';
+import { SlaveSynchronize } from './slave/slave-synchronize.js';
 import { BrokerStats } from './stats/broker-stats.js';
 import { BrokerStatsManager } from './stats/broker-stats-manager.js';
 import { countScheduleDelivery } from './stats/schedule-delivery-stats.js';
@@ -166,6 +167,8 @@ export class BrokerController implements BrokerContext {
   readonly acl: BrokerAcl | undefined;
   /** The dashboard and /metrics HTTP servers (dashboardPort, metricsPort; both off by default). */
   readonly http: BrokerHttpService;
+  /** On a slave, copies the master's topics, groups, consumer and delay offsets on a schedule. */
+  readonly slaveSynchronize: SlaveSynchronize;
   private state: State = 'new';
   private registerTimer: TimerHandle | undefined;
   private offsetTimer: TimerHandle | undefined;
@@ -315,6 +318,13 @@ export class BrokerController implements BrokerContext {
       this.remotingClient.registerRPCHook(new AclClientRPCHook(innerCredentials));
     }
     this.brokerOuterAPI = new BrokerOuterAPI(this.remotingClient, this.logger.child('outer'));
+    this.slaveSynchronize = new SlaveSynchronize({
+      host: this,
+      masterAddr: () => this.masterAddr,
+      remotingClient: this.remotingClient,
+      clock: this.clock,
+      logger: this.logger.child('slaveSync'),
+    });
     const transactionLogger = this.logger.child('transaction');
     this.transactionalMessageService = new TransactionalMessageServiceImpl(
       new TransactionalMessageBridge(this),
@@ -451,6 +461,7 @@ export class BrokerController implements BrokerContext {
       this.offsetTimer = this.clock.setTimeout(this.persistOffsets, this.config.flushConsumerOffsetDelay);
       this.filterCleanTimer = this.clock.setTimeout(this.cleanFilters, CONSUMER_FILTER_CLEAN_INTERVAL);
       this.state = 'running';
+      this.slaveSynchronize.handleSlaveSynchronize(this.config.brokerRole);
       await this.registerBrokerAll(true, false, true);
       this.registerTimer = this.clock.setTimeout(this.periodicRegister, this.config.registerNameServerDelay);
       this.logger.info('The broker boot success', {
@@ -468,6 +479,7 @@ export class BrokerController implements BrokerContext {
       this.pullRequestHoldService.shutdown();
       this.offsetTimer?.cancel();
       this.filterCleanTimer?.cancel();
+      await this.slaveSynchronize.shutdown();
       await this.transactionalMessageCheckService.shutdown();
       await Promise.all([
         this.remotingServer.close(),
@@ -513,6 +525,8 @@ export class BrokerController implements BrokerContext {
     this.filterCleanTimer = undefined;
     this.registerTimer = undefined;
     this.offsetTimer = undefined;
+    // A sync round under way finishes writing its files first.
+    await this.slaveSynchronize.shutdown();
     await Promise.all([this.remotingServer.close(), this.fastRemotingServer.close(), this.http.shutdown()]);
     // Before the store: a check pass under way finishes its writes.
     await this.transactionalMessageCheckService.shutdown();

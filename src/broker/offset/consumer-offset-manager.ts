@@ -178,6 +178,16 @@ export class ConsumerOffsetManager extends ConfigManager {
     }
   }
 
+  /**
+   * A slave takes the master's offsets over its own, key by key (upstream SlaveSynchronize's putAll:
+   * keys only the slave has stay); resolves once consumerOffset.json is written.
+   */
+  putAllFromMaster(table: ConsumerOffsetTable): Promise<void> {
+    for (const [key, queues] of table) this.table.set(key, new Map(queues));
+    this.dirty = true;
+    return this.persist();
+  }
+
   /** True when something changed since the last persist started. */
   get hasChanges(): boolean {
     return this.dirty;

@@ -184,7 +184,8 @@ export const endTransaction: BrokerRequestHandler = async (broker, ctx, request)
   checkFields(h);
   if (isSlave(broker)) {
     broker.logger.warn('Message store is slave mode, so end transaction is forbidden.');
-    return createResponse(request, ResponseCode.SLAVE_NOT_AVAILABLE);
+    // Upstream sets only the code, so the response keeps createResponseCommand's default remark.
+    return createResponse(request, ResponseCode.SLAVE_NOT_AVAILABLE, { remark: 'not set any response code' });
   }
   logRequest(broker, ctx.remoteAddress, h, request.remark);
   const service = broker.transactionalMessageService;

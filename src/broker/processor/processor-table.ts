@@ -20,6 +20,7 @@ import { deleteSubscriptionGroup } from './delete-subscription-group.js';
 import { deleteTopicInBroker } from './delete-topic-in-broker.js';
 import { endTransaction } from './end-transaction.js';
 import { getAllConsumerOffset } from './get-all-consumer-offset.js';
+import { getAllDelayOffset } from './get-all-delay-offset.js';
 import { getAllSubscriptionGroupConfig } from './get-all-subscription-group-config.js';
 import { getAllTopicConfig } from './get-all-topic-config.js';
 import { getBrokerConfig } from './get-broker-config.js';
@@ -92,6 +93,7 @@ export const BROKER_REQUEST_HANDLERS: ReadonlyMap<number, BrokerRequestHandler> 
   [RequestCode.GET_PRODUCER_CONNECTION_LIST, getProducerConnectionList],
   [RequestCode.GET_ALL_CONSUMER_OFFSET, getAllConsumerOffset],
   [RequestCode.CLONE_GROUP_OFFSET, cloneGroupOffset],
+  [RequestCode.GET_ALL_DELAY_OFFSET, getAllDelayOffset],
   [RequestCode.QUERY_TOPIC_CONSUME_BY_WHO, queryTopicConsumeByWho],
   [RequestCode.GET_TOPIC_STATS_INFO, getTopicStatsInfo],
   [RequestCode.GET_CONSUME_STATS, getConsumeStats],

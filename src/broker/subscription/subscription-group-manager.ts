@@ -16,6 +16,7 @@ import {
   decodeSubscriptionGroupWrapper,
   encodeSubscriptionGroupWrapper,
   type SubscriptionGroupConfig,
+  type SubscriptionGroupWrapper,
 } from '../../common/protocol/subscription-group-config.js';
 import { CHARACTER_MAX_LENGTH, isTopicOrGroupIllegal } from '../../common/validators.js';
 import type { BrokerConfig } from '../broker-config.js';
@@ -169,6 +170,17 @@ export class SubscriptionGroupManager extends ConfigManager {
     this.logger.info('delete subscription group OK', { group: groupName });
     this.changed();
     return true;
+  }
+
+  /**
+   * A slave takes the master's groups and DataVersion in place of its own (upstream SlaveSynchronize
+   * clears the table, puts the master's and persists); resolves once subscriptionGroup.json is written.
+   */
+  replaceWithMasterTable(wrapper: SubscriptionGroupWrapper): Promise<void> {
+    this.table.clear();
+    for (const [group, config] of wrapper.subscriptionGroupTable) this.table.set(group, { ...config });
+    this.version = { ...wrapper.dataVersion };
+    return this.persist();
   }
 
   encode(pretty = false): string {

@@ -343,6 +343,17 @@ export class TopicConfigManager extends ConfigManager {
     return true;
   }
 
+  /**
+   * A slave takes the master's table and DataVersion in place of its own (upstream SlaveSynchronize
+   * clears the table, puts the master's and persists); resolves once topics.json is written.
+   */
+  replaceWithMasterTable(wrapper: TopicConfigSerializeWrapper): Promise<void> {
+    this.table.clear();
+    for (const [name, config] of wrapper.topicConfigTable) this.table.set(name, { ...config });
+    this.version = { ...wrapper.dataVersion };
+    return this.persist();
+  }
+
   /** A snapshot of the table in Java's iteration order, with the current DataVersion. */
   buildTopicConfigSerializeWrapper(): TopicConfigSerializeWrapper {
     return {
