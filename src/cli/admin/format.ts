@@ -20,6 +20,25 @@ export function frontStringAtLeast(value: string, size: number): string {
 
 const two = (n: number): string => String(n).padStart(2, '0');
 
+/**
+ * UtilAll.YYYY_MM_DD_HH_MM_SS_SSS (`yyyy-MM-dd#HH:mm:ss:SSS`) in local time, as mqadmin's time flags
+ * take it; undefined when `text` is not in that form.
+ */
+export function parseMqadminDate(text: string): number | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})#(\d{2}):(\d{2}):(\d{2}):(\d{3})$/.exec(text);
+  if (m === null) return undefined;
+  const [y, mo, d, h, mi, s, ms] = m.slice(1).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  return new Date(y, mo - 1, d, h, mi, s, ms).getTime();
+}
+
 /** UtilAll.formatDate(…, "yyyy-MM-dd HH:mm:ss"), in local time. */
 export function formatDate(ms: number | bigint): string {
   const d = new Date(Number(ms));

@@ -1,7 +1,7 @@
 /** mqadmin's offset commands: resetOffsetByTime, cloneGroupOffset, brokerConsumeStats. */
 import { ResponseCode } from '../../remoting/protocol/response-code.js';
 import type { AdminCommand } from './command.js';
-import { formatDate, frontStringAtLeast, left, toJson } from './format.js';
+import { formatDate, frontStringAtLeast, left, parseMqadminDate, toJson } from './format.js';
 import { AdminUsageError } from './options.js';
 import { compareQueues } from './topic-commands.js';
 
@@ -12,19 +12,10 @@ import { compareQueues } from './topic-commands.js';
 export function parseResetTimestamp(text: string): number {
   if (text === 'now') return -1;
   if (/^-?\d+$/.test(text)) return Number(text);
-  const m = /^(\d{4})-(\d{2})-(\d{2})#(\d{2}):(\d{2}):(\d{2}):(\d{3})$/.exec(text);
-  if (m === null)
+  const ms = parseMqadminDate(text);
+  if (ms === undefined)
     throw new AdminUsageError(`-s: expected now, milliseconds or yyyy-MM-dd#HH:mm:ss:SSS, got ${text}`);
-  const [y, mo, d, h, mi, s, ms] = m.slice(1).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  return new Date(y, mo - 1, d, h, mi, s, ms).getTime();
+  return ms;
 }
 
 export const resetOffsetByTime: AdminCommand = {

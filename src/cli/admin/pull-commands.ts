@@ -11,7 +11,7 @@ import type { MessageExt } from '../../common/message/message.js';
 import { MessageQueue } from '../../common/message/message-queue.js';
 import { javaPropertiesOrder } from '../../common/message/properties.js';
 import type { AdminCommand, CommandContext } from './command.js';
-import { javaMap, toJson } from './format.js';
+import { javaMap, parseMqadminDate, toJson } from './format.js';
 import { printMsg as printMessageDetail } from './message-commands.js';
 import { AdminUsageError } from './options.js';
 import { compareQueues } from './topic-commands.js';
@@ -31,22 +31,12 @@ const JAVA_INT_MAX = 0x7fffffff;
  */
 export function timestampFormat(value: string, flag: string): number {
   if (/^[+-]?\d+$/.test(value)) return Number(value);
-  const m = /^(\d{4})-(\d{2})-(\d{2})#(\d{2}):(\d{2}):(\d{2}):(\d{3})$/.exec(value);
-  if (m === null) {
+  const ms = parseMqadminDate(value);
+  if (ms === undefined)
     throw new AdminUsageError(
       `-${flag}: expected currentTimeMillis or yyyy-MM-dd#HH:mm:ss:SSS, got ${value}`,
     );
-  }
-  const [y, mo, d, h, mi, s, ms] = m.slice(1).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  return new Date(y, mo - 1, d, h, mi, s, ms).getTime();
+  return ms;
 }
 
 /** `new String(body, charsetName)`: a charset Java and the WHATWG decoder both know; else a usage error. */
