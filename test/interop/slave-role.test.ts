@@ -34,8 +34,8 @@ import { RemotingClient } from '../../src/remoting/transport/index.js';
 import { delayOffsetStorePath } from '../../src/store/schedule/delay-offset-table.js';
 import { freeBrokerPort, slaveRefusals } from '../integration/broker/slave-support.js';
 import { msg } from '../unit/store/default-message-store-support.js';
+import { assertSameRefusal } from './ha-pair-support.js';
 import { type BrokerHandle, startBroker } from './harness.js';
-import { type PushConsumerProbe, startPushConsumerProbe } from './push-consumer-probe.js';
 
 const TOPIC = 'InteropSlaveTopic';
 const GROUP = 'InteropSlaveGroup';
@@ -280,18 +280,7 @@ describe('slave role against the official 4.9.8 broker', { timeout: 300_000 }, (
       const mine = (ours as BrokerController).brokerAddr;
       for (const refusal of slaveRefusals(TOPIC, GROUP)) {
         const official = await call(theirs, refusal.request());
-        const our = await call(mine, refusal.request());
-        assert.equal(official.code, refusal.code, `${refusal.what}: official ${official.remark}`);
-        assert.equal(our.code, official.code, refusal.what);
-        assert.deepEqual(our.extFields ?? {}, official.extFields ?? {}, `${refusal.what}: header fields`);
-        assert.equal(our.body, official.body, `${refusal.what}: no body`);
-        if (refusal.remark instanceof RegExp) {
-          assert.match(official.remark ?? '', refusal.remark, refusal.what);
-          assert.match(our.remark ?? '', refusal.remark, refusal.what);
-        } else {
-          assert.equal(official.remark ?? null, refusal.remark, refusal.what);
-          assert.equal(our.remark ?? null, official.remark ?? null, refusal.what);
-        }
+        assertSameRefusal(refusal, official, await call(mine, refusal.request()));
       }
     });
   });
@@ -423,122 +412,5 @@ describe('the official 4.9.8 slave of our master', { timeout: 300_000 }, () => {
   });
 });
 
-describe('the official push consumer on our pair', { timeout: 300_000 }, () => {
-  const PAIR = 'broker-pair';
-  const READ_TOPIC = 'InteropSlaveRead';
-  const READ_GROUP = 'InteropSlaveReadGroup';
-  const COUNT = 100;
-  let ns: NamesrvController | undefined;
-  let nsAddr = '';
-  const brokers: BrokerController[] = [];
-  let probe: PushConsumerProbe | undefined;
-
-  async function startOurs(brokerId: number): Promise<BrokerController> {
-    const b = createBroker({
-      config: {
-        storePathRootDir: join(dir, `pair-${brokerId}`),
-        listenPort: await freeBrokerPort(),
-        listenHost: '127.0.0.1',
-        brokerIP1: '127.0.0.1',
-        brokerIP2: '127.0.0.1',
-        brokerName: PAIR,
-        brokerId,
-        brokerRole: brokerId === 0 ? 'ASYNC_MASTER' : 'SLAVE',
-        namesrvAddr: nsAddr,
-        mappedFileSizeCommitLog: 16 * 1024 * 1024,
-        // Every read counts as behind: the master sends the consumer to the slave, which keeps it.
-        slaveReadEnable: true,
-        accessMessageInMemoryMaxRatio: 0,
-      },
-      logger: quiet,
-    });
-    brokers.push(b);
-    await b.start();
-    return b;
-  }
-
-  before(async () => {
-    ns = createNamesrv({
-      listenPort: 0,
-      kvConfigPath: join(dir, 'kvConfig-3.json'),
-      logger: quiet,
-      settings: { listenHost: '127.0.0.1' },
-    });
-    nsAddr = `127.0.0.1:${(await ns.start()).port}`;
-  });
-
-  after(
-    async () => {
-      await probe?.close();
-      for (const b of brokers.reverse()) await b.shutdown();
-      await ns?.shutdown();
-    },
-    { timeout: 60_000 },
-  );
-
-  test('reads from our slave (accessMessageInMemoryMaxRatio=0); its offsets arrive at our master', async () => {
-    const master = await startOurs(0);
-    const slave = await startOurs(1);
-    await ok(
-      master.brokerAddr,
-      createRequest(RequestCode.UPDATE_AND_CREATE_TOPIC, {
-        extFields: encodeHeader(CreateTopicRequestHeader, {
-          topic: READ_TOPIC,
-          defaultTopic: 'TBW102',
-          readQueueNums: 4,
-          writeQueueNums: 4,
-          perm: 6,
-          topicFilterType: 'SINGLE_TAG',
-          order: false,
-        }),
-      }),
-    );
-    for (let i = 0; i < COUNT; i++) {
-      const put = await master.messageStore.putMessage(msg(i, { topic: READ_TOPIC, queueId: 0 }));
-      assert.equal(put.putMessageStatus, 'PUT_OK');
-    }
-    // Replication (HA), then the slave's own sync round (3 s after its start, real time) for the topic.
-    const ready = Date.now() + 20_000;
-    while (
-      slave.messageStore.getMaxOffsetInQueue(READ_TOPIC, 0) < BigInt(COUNT) ||
-      slave.topicConfigManager.selectTopicConfig(READ_TOPIC) === undefined
-    ) {
-      assert.ok(Date.now() < ready, 'the slave never got the messages and the topic');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    let fromSlave = 0;
-    slave.remotingServer.registerRPCHook({
-      doBeforeRequest: () => {},
-      doAfterResponse: (_addr, request, response) => {
-        if (request.code === RequestCode.PULL_MESSAGE && response?.code === ResponseCode.SUCCESS) fromSlave++;
-      },
-    });
-
-    probe = await startPushConsumerProbe({
-      namesrvAddr: nsAddr,
-      topic: READ_TOPIC,
-      group: READ_GROUP,
-      queues: 4,
-    });
-    const p = probe;
-    const delivered = Date.now() + 60_000;
-    const offsets = () =>
-      new Set(
-        p
-          .deliveries()
-          .filter((m) => m.queueId === 0)
-          .map((m) => m.queueOffset),
-      );
-    while (offsets().size < COUNT) {
-      assert.ok(Date.now() < delivered, `only ${offsets().size} of ${COUNT} delivered\n${p.stderrTail()}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    assert.ok(fromSlave > 0, 'some pulls were answered by the slave');
-    // The official client commits to the master (every persistConsumerOffsetInterval, 5 s).
-    const committed = Date.now() + 30_000;
-    while (master.consumerOffsetManager.queryOffset(READ_GROUP, READ_TOPIC, 0) !== BigInt(COUNT)) {
-      assert.ok(Date.now() < committed, 'the offset never reached the master');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  });
-});
+// The official push consumer reading from a slave, its offsets reaching the master: every pairing of
+// ha-replication.test.ts.
