@@ -79,10 +79,25 @@ export class PendingAppend {
   segment = -1;
   /** SYNC_FLUSH: the result, held until group commit says how the fdatasync went. */
   result: PutMessageResult | undefined = undefined;
+  /** SYNC_MASTER: the wait for a slave, begun when the record was written. */
+  replica: Promise<PutMessageStatus> | undefined = undefined;
   constructor(
     readonly item: PreparedMessage | PreparedBatch,
     readonly resolve: (result: PutMessageResult) => void,
   ) {}
+}
+
+/** Answers an append whose write (and flush) is done, once its slave wait, if any, is over too. */
+export function settleAppend(p: PendingAppend, put: PutMessageResult): void {
+  const replica = p.replica;
+  if (replica === undefined) {
+    p.resolve(put);
+    return;
+  }
+  replica.then((status) => {
+    if (status !== PutMessageStatus.PUT_OK) put.putMessageStatus = status;
+    p.resolve(put);
+  });
 }
 
 /** The records of a written batch as its dispatchers see them. */

@@ -36,6 +36,7 @@ import {
   type CommitLogOptions,
   illegal,
   PendingAppend,
+  settleAppend,
   WriteSegment,
 } from './commit-log-types.js';
 import { StorePath } from './config.js';
@@ -141,6 +142,8 @@ export class CommitLog {
   private appendListeners: Array<() => void> = [];
   /** The slave's check of replicated bytes (see appendReplicated). */
   private replica: ReplicaRecordParser | undefined;
+  /** SYNC_MASTER: a waiting append's wait for a slave to hold the log up to its end (see setReplicaWait). */
+  private replicaWait: ((nextOffset: number) => Promise<PutMessageStatus>) | undefined;
 
   constructor(config: CommitLogConfig, options: CommitLogOptions = {}) {
     this.config = config;
@@ -566,6 +569,9 @@ export class CommitLog {
       const item = p.item;
       const result = appendedResult(p, storeTimestamp, tsBig, this.delayLevels, dispatch, dispatchBatch);
       const put = new PutMessageResult(PutMessageStatus.PUT_OK, result);
+      // Upstream's thenCombine: the slave's wait starts with the flush's, not after it.
+      if (this.replicaWait !== undefined && item.waitStoreMsgOK)
+        p.replica = this.replicaWait(p.physicalOffset + item.size);
       if (this.syncFlush && item.waitStoreMsgOK) {
         p.result = put;
         waiters ??= [];
@@ -573,7 +579,7 @@ export class CommitLog {
         waitedEnd = p.physicalOffset + item.size;
       } else {
         if (this.syncFlush) unwaited = true;
-        p.resolve(put);
+        settleAppend(p, put);
       }
     }
     if (waiters !== undefined) this.groupCommit.putRequest(this.groupCommitRequest(waiters, waitedEnd));
@@ -595,7 +601,7 @@ export class CommitLog {
       for (const w of waiters) {
         const put = w.result!;
         put.putMessageStatus = status;
-        w.resolve(put);
+        settleAppend(w, put);
       }
     });
   }
@@ -605,6 +611,15 @@ export class CommitLog {
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const w of waiters) w();
+  }
+
+  /**
+   * SYNC_MASTER (upstream `submitReplicaRequest`): every append that waits for its store (waitStoreMsgOK)
+   * also waits for `wait`, begun as soon as its bytes are written; a status other than PUT_OK replaces
+   * the flush's, as upstream's thenCombine does.
+   */
+  setReplicaWait(wait: (nextOffset: number) => Promise<PutMessageStatus>): void {
+    this.replicaWait = wait;
   }
 
   /** Hears of every write that made new bytes readable (called once per write, after dispatch). */

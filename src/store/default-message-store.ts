@@ -191,6 +191,10 @@ export class DefaultMessageStore implements MessageStore {
         : { reconnectInterval: options.ha.reconnectInterval }),
       resetTo: () => this.resetForReplica(),
     });
+    if (this.brokerRole === 'SYNC_MASTER') {
+      const ha = this.haService;
+      this.commitLog.setReplicaWait((nextOffset) => ha.waitForSlave(nextOffset));
+    }
   }
 
   /** Upstream BrokerRole of this store. */
@@ -387,34 +391,15 @@ export class DefaultMessageStore implements MessageStore {
     const refused = this.checkStoreStatus();
     if (refused !== undefined) return Promise.resolve(new PutMessageResult(refused));
     const begin = this.clock.now();
-    const put = this.commitLog.putMessage(message).then((result) => this.countPut(result, begin));
-    if (this.brokerRole !== 'SYNC_MASTER' || message.waitStoreMsgOK === false) return put;
-    return put.then(this.replicate);
+    return this.commitLog.putMessage(message).then((result) => this.countPut(result, begin));
   }
 
   putMessages(batch: MessageExtBatch): Promise<PutMessageResult> {
     const refused = this.checkStoreStatus();
     if (refused !== undefined) return Promise.resolve(new PutMessageResult(refused));
     const begin = this.clock.now();
-    const put = this.commitLog.putMessages(batch).then((result) => this.countPut(result, begin));
-    if (this.brokerRole !== 'SYNC_MASTER' || batch.waitStoreMsgOK === false) return put;
-    return put.then(this.replicate);
+    return this.commitLog.putMessages(batch).then((result) => this.countPut(result, begin));
   }
-
-  /**
-   * SYNC_MASTER (upstream `submitReplicaRequest`): a stored append waits for a slave to have its
-   * bytes; FLUSH_SLAVE_TIMEOUT or SLAVE_NOT_AVAILABLE replace PUT_OK (and a FLUSH_DISK_TIMEOUT, as
-   * upstream's thenCombine does), and the message stays stored either way.
-   */
-  private readonly replicate = (result: PutMessageResult): PutMessageResult | Promise<PutMessageResult> => {
-    const appended = result.appendMessageResult;
-    if (!result.isOk() || appended === undefined) return result;
-    const end = Number(appended.wroteOffset) + appended.wroteBytes;
-    return this.haService.waitForSlave(end).then((status) => {
-      if (status !== PutMessageStatus.PUT_OK) result.putMessageStatus = status;
-      return result;
-    });
-  };
 
   /**
    * A slave's append of its master's bytes at `startOffset` (upstream `appendToCommitLog`): undefined

@@ -290,3 +290,72 @@ test('a finished group-commit request lets go of what it acknowledged', async ()
     cleanup();
   }
 });
+
+test('SYNC_FLUSH with SYNC_MASTER: the slave wait begins at the write, runs with the flush, and a failing status wins as upstream', async () => {
+  const { cl, clock, io, done } = open({ flushDiskType: 'SYNC_FLUSH', syncFlushTimeout: 5000 });
+  const asked: number[] = [];
+  const answers: Array<(status: PutMessageStatus) => void> = [];
+  cl.setReplicaWait((nextOffset) => {
+    asked.push(nextOffset);
+    return new Promise((resolve) => answers.push(resolve));
+  });
+  try {
+    io.holdSyncs = true;
+    let answered = false;
+    const first = cl.putMessage(inner({ body: 'a' })).then((r) => {
+      answered = true;
+      return r;
+    });
+    await io.nextSync();
+    assert.deepEqual(asked, [cl.getMaxOffset()], 'asked for the slave while the fdatasync is still held');
+    answers[0]!(PutMessageStatus.FLUSH_SLAVE_TIMEOUT);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(answered, false, 'the flush is still going on');
+    io.releaseSyncs();
+    const a = await first;
+    assert.equal(a.putMessageStatus, PutMessageStatus.FLUSH_SLAVE_TIMEOUT);
+    assert.ok(a.isOk(), 'stored all the same');
+
+    // One write, one flush that outlasts syncFlushTimeout, two slave answers.
+    const second = cl.putMessage(inner({ body: 'b' }));
+    const third = cl.putMessage(inner({ body: 'c' }));
+    await io.nextSync();
+    answers[1]!(PutMessageStatus.PUT_OK);
+    answers[2]!(PutMessageStatus.SLAVE_NOT_AVAILABLE);
+    clock.advance(5000);
+    assert.equal((await second).putMessageStatus, PutMessageStatus.FLUSH_DISK_TIMEOUT);
+    assert.equal(
+      (await third).putMessageStatus,
+      PutMessageStatus.SLAVE_NOT_AVAILABLE,
+      'the slave status last',
+    );
+
+    io.holdSyncs = false;
+    io.releaseSyncs();
+    const unwaited = await cl.putMessage(inner({ body: 'd', waitStoreMsgOK: false }));
+    assert.equal(unwaited.putMessageStatus, PutMessageStatus.PUT_OK);
+    assert.equal(asked.length, 3, 'waitStoreMsgOK=false waits for nobody');
+  } finally {
+    await done();
+  }
+});
+
+test('ASYNC_FLUSH with SYNC_MASTER: a written append is answered when its slave wait is', async () => {
+  const { cl, done } = open();
+  let answer: ((status: PutMessageStatus) => void) | undefined;
+  cl.setReplicaWait(() => new Promise((resolve) => (answer = resolve)));
+  try {
+    let answered = false;
+    const put = cl.putMessage(inner()).then((r) => {
+      answered = true;
+      return r;
+    });
+    await until(() => answer !== undefined);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(answered, false);
+    answer!(PutMessageStatus.PUT_OK);
+    assert.equal((await put).putMessageStatus, PutMessageStatus.PUT_OK);
+  } finally {
+    await done();
+  }
+});
