@@ -28,7 +28,8 @@ import {
   scanRecords,
   takesQueueOffset,
 } from './commit-log-recovery.js';
-import { ReplicaRecordParser } from './commit-log-replica.js';
+import type { ReplicaRecord } from './commit-log-replica.js';
+import { ReplicaAppender } from './commit-log-replica-appender.js';
 import { CommitLogTail } from './commit-log-tail.js';
 import {
   appendedResult,
@@ -140,8 +141,8 @@ export class CommitLog {
   private readonly drainBound = (): void => this.drain();
   /** Told after each write that made data readable (the HA service streams it to slaves). */
   private appendListeners: Array<() => void> = [];
-  /** The slave's check of replicated bytes (see appendReplicated). */
-  private replica: ReplicaRecordParser | undefined;
+  /** The slave's appends of its master's bytes. */
+  private readonly replica: ReplicaAppender;
   /** SYNC_MASTER: a waiting append's wait for a slave to hold the log up to its end (see setReplicaWait). */
   private replicaWait: ((nextOffset: number) => Promise<PutMessageStatus>) | undefined;
 
@@ -191,6 +192,11 @@ export class CommitLog {
         logger: this.log,
       },
     );
+    this.replica = new ReplicaAppender(this.mappedFileQueue, config.maxMessageSize, this.delayLevels, {
+      replicaRefusal: () => this.replicaRefusal(),
+      failWrites: (err) => this.failWrites(err),
+      replicated: (records) => this.replicated(records),
+    });
     const hooks = {
       onFlushed: (storeTimestamp: number): void => {
         if (storeTimestamp > 0) this.checkpoint?.setPhysicMsgTimestamp(BigInt(storeTimestamp));
@@ -637,69 +643,29 @@ export class CommitLog {
     }
   }
 
-  /**
-   * A slave's append of bytes its master sent (upstream `appendData`): `data` must go exactly at the
-   * end of this log (an empty log starts at the file boundary the master starts from) and stay within
-   * one file. The records it completes are checked before anything is written (commit-log-replica.ts)
-   * and dispatched after. Returns undefined when written, else why not; a refusal writes nothing,
-   * except that the first part of a record whose rest failed is cut off again.
-   */
+  /** A slave's append of bytes its master sent (upstream `appendData`): see ReplicaAppender. */
   appendReplicated(startOffset: number, data: Buffer): string | undefined {
+    return this.replica.append(startOffset, data);
+  }
+
+  private replicaRefusal(): string | undefined {
     if (!this.ready || this.shuttingDown || this.closed) return 'the commit log is not open';
     const writeError = this.getWriteError();
     if (writeError !== undefined) return `the commit log refuses writes: ${writeError.message}`;
     if (this.writing || this.pending.length > 0) return 'the commit log is taking appends of its own';
-    const fileSize = this.config.mappedFileSizeCommitLog;
-    const last = this.mappedFileQueue.getLastMappedFile();
-    const end = this.getMaxOffset();
-    if (last === undefined) {
-      if (startOffset % fileSize !== 0) {
-        return `an empty commit log can only start at a file boundary (multiple of ${fileSize}), not at ${startOffset}`;
-      }
-    } else if (startOffset !== end) {
-      return `data for offset ${startOffset}, but the commit log ends at ${end}`;
-    }
-    const inFile = startOffset % fileSize;
-    if (inFile + data.length > fileSize) {
-      return `${data.length} bytes at ${startOffset} cross a commit-log file of ${fileSize} bytes (mappedFileSizeCommitLog must be the same on master and slave)`;
-    }
-    if (data.length === 0) return undefined;
-    if (this.replica === undefined) {
-      this.replica = new ReplicaRecordParser(fileSize, this.config.maxMessageSize, this.delayLevels);
-      this.replica.reset(startOffset);
-    }
-    const checked = this.replica.check(startOffset, data);
-    if (!checked.ok) {
-      // A failed check leaves the parser as it was, unless written bytes had to be cut off.
-      if (checked.cutBackTo !== undefined) {
-        this.mappedFileQueue.truncateDirtyFiles(checked.cutBackTo);
-        this.replica.reset(checked.cutBackTo);
-      }
-      return checked.reason;
-    }
-    let file: MappedFile;
-    try {
-      file =
-        last === undefined || last.isFull() ? this.mappedFileQueue.createNextMappedFile(startOffset) : last;
-      file.writeSync(inFile, data, 0, data.length);
-    } catch (err) {
-      this.failWrites(err);
-      return `write failed: ${err instanceof Error ? err.message : String(err)}`;
-    }
-    file.setWrotePosition(inFile + data.length);
-    let storeTimestamp = 0;
+    return undefined;
+  }
+
+  private replicated(records: readonly ReplicaRecord[]): void {
     const dispatch = this.dispatchers.isEmpty ? undefined : this.dispatchers.dispatch;
-    for (const r of checked.records) {
+    for (const r of records) {
       if (takesQueueOffset(r.sysFlag)) this.queueOffsets.raise(r.topic, r.queueId, r.queueOffset + 1);
-      storeTimestamp = r.storeTimestamp;
       dispatch?.(r.request);
     }
-    if (storeTimestamp > 0) file.setStoreTimestamp(storeTimestamp);
     // SYNC_FLUSH has no interval flush: group commit flushes the replicated bytes (upstream's
     // GroupCommitService flushes every 10 ms whether or not a request waits).
     if (this.syncFlush) this.groupCommit.wakeup();
     this.notifyAppended();
-    return undefined;
   }
 
   /**
@@ -719,7 +685,7 @@ export class CommitLog {
       this.tail.clear();
       this.mappedFileQueue.destroy();
       mkdirSync(this.mappedFileQueue.storePath, { recursive: true });
-      this.replica = undefined;
+      this.replica.reset();
       this.queueOffsets.replace(new Map());
     } finally {
       if (!this.syncFlush && !this.shuttingDown) this.flushService.start();
@@ -728,7 +694,7 @@ export class CommitLog {
 
   /** Where the slave's replicated records have been dispatched up to (-1 before the first append). */
   get replicaDispatchedTo(): number {
-    return this.replica?.dispatchedTo ?? -1;
+    return this.replica.dispatchedTo;
   }
 
   // ---------------------------------------------------------------- reads
