@@ -15,10 +15,8 @@
 import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
 import { ValidationError } from '../common/errors.js';
-import { parseJavaBoolean, parseJavaInt, parseJavaLong } from '../common/java-parse.js';
 import { parseJavaProperties } from '../common/java-properties.js';
 import type { Logger } from '../common/logger.js';
-import { DEFAULT_HTTP_HOST } from '../common/platform/http-server.js';
 import { localAddress } from '../common/platform/local-address.js';
 import { DEFAULT_FILTER_CACHE_SIZE } from '../filter/filter-factory.js';
 import {
@@ -34,16 +32,43 @@ import {
   type TlsSystemConfig,
 } from '../remoting/transport/tls-system-config.js';
 import { DEFAULT_MESSAGE_STORE_CONFIG, type MessageStoreConfig } from '../store/config.js';
-import { HA_MAX_FRAME_BODY } from '../store/ha/ha-frame.js';
+import {
+  type BrokerHaConfig,
+  checkHaListenPort,
+  checkHaTransfer,
+  DEFAULT_HA_CONFIG,
+  HA_CONFIG_KEYS,
+  haListenPortFor,
+} from './broker-config-ha.js';
+import {
+  type BrokerHttpConfig,
+  checkHttpConfig,
+  DEFAULT_HTTP_CONFIG,
+  HTTP_CONFIG_KEYS,
+} from './broker-config-http.js';
+import {
+  BOOL,
+  type ConfigKeySpec,
+  type ConfigKind,
+  checkPositive,
+  describeValue,
+  formatConfigValue,
+  INT,
+  LONG,
+  OPT_STR,
+  ownedBy,
+  parseConfigValue,
+  STR,
+} from './broker-config-keys.js';
 import { DEFAULT_MAX_STATS_ITEMS_PER_SET } from './stats/broker-stats-manager.js';
 import { UPSTREAM_IGNORED_KEYS } from './upstream-ignored-keys.js';
 
-export { UPSTREAM_IGNORED_KEYS };
+export { type ConfigKeySpec, type ConfigKind, formatConfigValue, parseConfigValue, UPSTREAM_IGNORED_KEYS };
 
 export type BrokerRole = 'ASYNC_MASTER' | 'SYNC_MASTER' | 'SLAVE';
 
 /** broker.conf: BrokerConfig, NettyServer/ClientConfig and MessageStoreConfig keys in one object, as upstream. */
-export interface BrokerConfig extends MessageStoreConfig {
+export interface BrokerConfig extends MessageStoreConfig, BrokerHaConfig, BrokerHttpConfig {
   // ---- BrokerConfig ----
   /** `;`-separated name server addresses; env NAMESRV_ADDR by default. */
   namesrvAddr: string | undefined;
@@ -114,12 +139,6 @@ export interface BrokerConfig extends MessageStoreConfig {
   /** Delay levels 1..n of scheduled messages. */
   messageDelayLevel: string;
   flushDelayOffsetInterval: number;
-  /**
-   * HA port: always listenPort + 1, as BrokerStartup forces it (0 with listenPort 0: the bound port
-   * + 1, or any free port when that one is taken).
-   */
-  haListenPort: number;
-  haMasterAddress: string | undefined;
   defaultQueryMaxNum: number;
   checkCRCOnRecover: boolean;
   cleanResourceInterval: number;
@@ -177,19 +196,6 @@ export interface BrokerConfig extends MessageStoreConfig {
    * setting requestBodyMaxSizeByCode (programmatic only). Read at start.
    */
   requestBodyMaxSize: number;
-  /**
-   * Port of the broker's HTTP server for the web dashboard, which also serves Prometheus `/metrics`;
-   * -1 [default] is off (upstream has no such server), 0 any free port. `rmq start` sets 8080.
-   * Read at start.
-   */
-  dashboardPort: number;
-  /** Interface of the dashboard and metrics servers [127.0.0.1]; `0.0.0.0` exposes them. Read at start. */
-  dashboardHost: string;
-  /**
-   * Port of a server answering only `/metrics`, for a scrape port apart from the dashboard's; -1
-   * [default] is off, 0 any free port; equal to dashboardPort, the one server serves both. Read at start.
-   */
-  metricsPort: number;
   /** Interface to listen on; undefined = every interface, as upstream. Not read from files. */
   listenHost: string | undefined;
   /** ms between scans for clients without heartbeat (ClientHousekeepingService: 10 s). */
@@ -224,26 +230,6 @@ export interface BrokerConfig extends MessageStoreConfig {
   innerClientAuthenticationCredentials: string | undefined;
 }
 
-type Owner =
-  | 'BrokerConfig'
-  | 'NettyServerConfig'
-  | 'NettyClientConfig'
-  | 'MessageStoreConfig'
-  | 'rocketmq-ts';
-
-/** How a value's text parses (Java's properties2Object by setter parameter type). */
-export type ConfigKind =
-  | { readonly type: 'int' }
-  | { readonly type: 'long' }
-  | { readonly type: 'boolean' }
-  | { readonly type: 'string'; readonly optional?: boolean }
-  | { readonly type: 'enum'; readonly values: readonly string[] };
-
-export interface ConfigKeySpec {
-  readonly kind: ConfigKind;
-  readonly owner: Owner;
-}
-
 /** Settings set in code only. */
 type CodeOnlyKey =
   | 'listenHost'
@@ -256,16 +242,10 @@ type CodeOnlyKey =
 
 export type BrokerConfigFileKey = Exclude<keyof BrokerConfig, CodeOnlyKey>;
 
-const INT = { type: 'int' } as const;
-const LONG = { type: 'long' } as const;
-const BOOL = { type: 'boolean' } as const;
-const STR = { type: 'string' } as const;
-const OPT_STR = { type: 'string', optional: true } as const;
-
-const b = (kind: ConfigKind): ConfigKeySpec => ({ kind, owner: 'BrokerConfig' });
-const ns = (kind: ConfigKind): ConfigKeySpec => ({ kind, owner: 'NettyServerConfig' });
-const nc = (kind: ConfigKind): ConfigKeySpec => ({ kind, owner: 'NettyClientConfig' });
-const ms = (kind: ConfigKind): ConfigKeySpec => ({ kind, owner: 'MessageStoreConfig' });
+const b = ownedBy('BrokerConfig');
+const ns = ownedBy('NettyServerConfig');
+const nc = ownedBy('NettyClientConfig');
+const ms = ownedBy('MessageStoreConfig');
 
 /** Every key broker.conf may set that rocketmq-ts reads, with how it parses. */
 export const BROKER_CONFIG_KEYS: { readonly [K in BrokerConfigFileKey]: ConfigKeySpec } = {
@@ -340,14 +320,7 @@ export const BROKER_CONFIG_KEYS: { readonly [K in BrokerConfigFileKey]: ConfigKe
   osPageCacheBusyTimeOutMills: ms(LONG),
   messageDelayLevel: ms(STR),
   flushDelayOffsetInterval: ms(LONG),
-  haListenPort: ms(INT),
-  haMasterAddress: ms(OPT_STR),
-  haSendHeartbeatInterval: ms(INT),
-  haHousekeepingInterval: ms(INT),
-  haTransferBatchSize: ms(INT),
-  haSlaveFallbehindMax: ms(INT),
-  slaveTimeout: ms(INT),
-  haAllowResetSlave: { kind: BOOL, owner: 'rocketmq-ts' },
+  ...HA_CONFIG_KEYS,
   defaultQueryMaxNum: ms(INT),
   checkCRCOnRecover: ms(BOOL),
   cleanResourceInterval: ms(INT),
@@ -363,9 +336,7 @@ export const BROKER_CONFIG_KEYS: { readonly [K in BrokerConfigFileKey]: ConfigKe
   namedFilterTimeoutMillis: { kind: INT, owner: 'rocketmq-ts' },
   namedFilterMaxTimeouts: { kind: INT, owner: 'rocketmq-ts' },
   requestBodyMaxSize: { kind: INT, owner: 'rocketmq-ts' },
-  dashboardPort: { kind: INT, owner: 'rocketmq-ts' },
-  dashboardHost: { kind: STR, owner: 'rocketmq-ts' },
-  metricsPort: { kind: INT, owner: 'rocketmq-ts' },
+  ...HTTP_CONFIG_KEYS,
   rocketmqHome: b(OPT_STR),
   aclPlainFile: { kind: STR, owner: 'rocketmq-ts' },
   aclFileWatchInterval: { kind: INT, owner: 'rocketmq-ts' },
@@ -469,8 +440,7 @@ export const DEFAULT_BROKER_CONFIG: Readonly<
   brokerRole: 'ASYNC_MASTER',
   messageDelayLevel: '1s 5s 10s 30s 1m 2m 3m 4m 5m 6m 7m 8m 9m 10m 20m 30m 1h 2h',
   flushDelayOffsetInterval: 10_000,
-  haListenPort: 10912,
-  haMasterAddress: undefined,
+  ...DEFAULT_HA_CONFIG,
   defaultQueryMaxNum: 32,
   checkCRCOnRecover: true,
   cleanResourceInterval: 10_000,
@@ -490,9 +460,7 @@ export const DEFAULT_BROKER_CONFIG: Readonly<
   namedFilterTimeoutMillis: DEFAULT_NAMED_FILTER_TIMEOUT_MILLIS,
   namedFilterMaxTimeouts: DEFAULT_NAMED_FILTER_MAX_TIMEOUTS,
   requestBodyMaxSize: DEFAULT_REQUEST_BODY_MAX_SIZE,
-  dashboardPort: -1,
-  dashboardHost: DEFAULT_HTTP_HOST,
-  metricsPort: -1,
+  ...DEFAULT_HTTP_CONFIG,
   aclPlainFile: 'conf/plain_acl.yml',
   aclFileWatchInterval: 5000,
   innerClientAuthenticationCredentials: undefined,
@@ -509,50 +477,6 @@ export function defaultBrokerConfig(env: BrokerConfigEnvironment = systemEnviron
     storePathRootDir: join(env.homeDir, 'store'),
     rocketmqHome: env.rocketmqHome,
   };
-}
-
-function describeValue(text: string): string {
-  return JSON.stringify(text.length > 64 ? `${text.slice(0, 64)}...` : text);
-}
-
-/**
- * Parses one value as Java would for this key, or returns the reason it does not parse. Longs must
- * also be safe JS integers.
- */
-export function parseConfigValue(kind: ConfigKind, text: string): { value: unknown } | { error: string } {
-  switch (kind.type) {
-    case 'int': {
-      const v = parseJavaInt(text);
-      return v === undefined ? { error: `not an int: ${describeValue(text)}` } : { value: v };
-    }
-    case 'long': {
-      const v = parseJavaLong(text);
-      if (v === undefined) return { error: `not a long: ${describeValue(text)}` };
-      if (v > BigInt(Number.MAX_SAFE_INTEGER) || v < BigInt(Number.MIN_SAFE_INTEGER)) {
-        return { error: `out of range: ${describeValue(text)}` };
-      }
-      return { value: Number(v) };
-    }
-    case 'boolean': {
-      const lower = text.toLowerCase();
-      if (lower !== 'true' && lower !== 'false')
-        return { error: `not true or false: ${describeValue(text)}` };
-      return { value: parseJavaBoolean(text) };
-    }
-    case 'string':
-      return { value: text };
-    case 'enum':
-      // Enum.valueOf: exact, case-sensitive.
-      return kind.values.includes(text)
-        ? { value: text }
-        : { error: `not one of ${kind.values.join(', ')}: ${describeValue(text)}` };
-  }
-}
-
-/** Java's `toString()` of a setting, as GET_BROKER_CONFIG and `-p` print it; undefined for null. */
-export function formatConfigValue(value: unknown): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  return String(value);
 }
 
 function isHostPort(addr: string): boolean {
@@ -593,9 +517,7 @@ export function validateBrokerConfig(c: BrokerConfig): BrokerConfig {
       `listenPort must be 0 (any free port) or 3..65535 (the VIP channel listens on listenPort - 2), got ${c.listenPort}`,
     );
   }
-  if (!Number.isInteger(c.haListenPort) || c.haListenPort < 0 || c.haListenPort > 65535) {
-    errors.push(`haListenPort must be 0..65535, got ${c.haListenPort}`);
-  }
+  checkHaListenPort(c, errors);
   for (const addr of namesrvAddressList(c.namesrvAddr)) {
     if (!isHostPort(addr)) {
       errors.push(
@@ -607,14 +529,7 @@ export function validateBrokerConfig(c: BrokerConfig): BrokerConfig {
   checkNameForPaths('brokerName', c.brokerName, errors);
   checkNameForPaths('brokerClusterName', c.brokerClusterName, errors);
   if (c.storePathRootDir.trim() === '') errors.push('storePathRootDir must not be blank');
-  for (const [name, v] of [
-    ['dashboardPort', c.dashboardPort],
-    ['metricsPort', c.metricsPort],
-  ] as const) {
-    if (!Number.isInteger(v) || v < -1 || v > 65535)
-      errors.push(`${name} must be -1 (off), 0 (any free port) or 1..65535, got ${v}`);
-  }
-  if (c.dashboardHost.trim() === '') errors.push('dashboardHost must not be blank');
+  checkHttpConfig(c, errors);
   if (c.brokerRole === 'SLAVE' && c.brokerId <= 0) errors.push("Slave's brokerId must be > 0");
   const positive: Array<[string, number]> = [
     ['flushConsumerOffsetInterval', c.flushConsumerOffsetInterval],
@@ -631,20 +546,9 @@ export function validateBrokerConfig(c: BrokerConfig): BrokerConfig {
     ['requestBodyMaxSize', c.requestBodyMaxSize],
     ['maxStatsItemsPerSet', c.maxStatsItemsPerSet],
     ['aclFileWatchInterval', c.aclFileWatchInterval],
-    ['haSendHeartbeatInterval', c.haSendHeartbeatInterval],
-    ['haHousekeepingInterval', c.haHousekeepingInterval],
-    ['haTransferBatchSize', c.haTransferBatchSize],
-    ['haSlaveFallbehindMax', c.haSlaveFallbehindMax],
-    ['slaveTimeout', c.slaveTimeout],
   ];
-  for (const [name, v] of positive) {
-    if (!Number.isFinite(v) || v <= 0) errors.push(`${name} must be > 0, got ${v}`);
-  }
-  // Upstream's slave reads frames into a 4 MiB buffer (ours refuses larger ones): a bigger batch
-  // would stall every slave.
-  if (c.haTransferBatchSize > HA_MAX_FRAME_BODY) {
-    errors.push(`haTransferBatchSize must be at most ${HA_MAX_FRAME_BODY}, got ${c.haTransferBatchSize}`);
-  }
+  checkPositive(positive, errors);
+  checkHaTransfer(c, errors);
   const nonNegative: Array<[string, number]> = [
     ['defaultTopicQueueNums', c.defaultTopicQueueNums],
     ['registerNameServerDelay', c.registerNameServerDelay],
@@ -689,9 +593,7 @@ export function brokerConfig(
     if (v !== undefined) (defined as Record<string, unknown>)[k] = v;
   }
   const config = { ...defaultBrokerConfig(env), ...defined };
-  // As BrokerStartup: the HA port is the listen port + 1, whatever was asked for (two brokers on one
-  // host then never share it). With listenPort 0 the broker derives it from the bound port.
-  config.haListenPort = config.listenPort === 0 ? 0 : config.listenPort + 1;
+  config.haListenPort = haListenPortFor(config.listenPort);
   return validateBrokerConfig(config);
 }
 
@@ -767,7 +669,7 @@ export function loadBrokerConfig(
   if (errors.length > 0) throw new ValidationError(`${source}: ${errors.join('; ')}`);
   for (const [k, v] of Object.entries(options.overrides ?? {})) if (v !== undefined) config[k] = v;
   const typed = config as unknown as BrokerConfig;
-  typed.haListenPort = typed.listenPort === 0 ? 0 : typed.listenPort + 1;
+  typed.haListenPort = haListenPortFor(typed.listenPort);
   return { config: validateBrokerConfig(typed), unknownKeys, ignoredKeys, properties, tls: tls.values };
 }
 

@@ -3,7 +3,7 @@
  * printMsg, consumeMessage. The consumer is upstream's TOOLS_CONSUMER (or consumeMessage's -g); it
  * never commits an offset, so running them moves no group's progress.
  */
-import { createPullConsumer, type PullConsumer, PullStatus } from '../../client/index.js';
+import { createPullConsumer, type PullConsumer, type PullResult, PullStatus } from '../../client/index.js';
 import { MixAll } from '../../common/constants.js';
 import { createLogger } from '../../common/logger.js';
 import type { HostAddress } from '../../common/message/host.js';
@@ -13,7 +13,7 @@ import { javaPropertiesOrder } from '../../common/message/properties.js';
 import type { AdminCommand, CommandContext } from './command.js';
 import { javaMap, parseMqadminDate, toJson } from './format.js';
 import { printMsg as printMessageDetail } from './message-commands.js';
-import { AdminUsageError } from './options.js';
+import { type AdminOption, AdminUsageError } from './options.js';
 import { compareQueues } from './topic-commands.js';
 
 /** Messages asked per pull by printMsg (upstream's literal 32). */
@@ -37,6 +37,11 @@ export function timestampFormat(value: string, flag: string): number {
       `-${flag}: expected currentTimeMillis or yyyy-MM-dd#HH:mm:ss:SSS, got ${value}`,
     );
   return ms;
+}
+
+/** printMsg's and consumeMessage's begin and end options, read by timestampFormat. */
+function timestampOption(short: string, long: string, what: 'Begin' | 'End'): AdminOption {
+  return { short, long, arg: true, desc: `${what} timestamp[currentTimeMillis|yyyy-MM-dd#HH:mm:ss:SSS]` };
 }
 
 /** `new String(body, charsetName)`: a charset Java and the WHATWG decoder both know; else a usage error. */
@@ -165,6 +170,44 @@ async function withPullConsumer<T>(
   }
 }
 
+/** Prints unless --json, where the reports are printed at the end instead. */
+function textOut(ctx: CommandContext): (text: string) => void {
+  return (text) => {
+    if (!ctx.json) ctx.io.out(text);
+  };
+}
+
+/**
+ * Records one pull of printMsg's or consumeMessage's reading of `mq` (pulled from `offset`) and
+ * prints what it found; `body` is a message's body as printed. Returns whether to pull again:
+ * upstream's loop ends on any status but FOUND and NO_MATCHED_MSG.
+ */
+function recordPull(
+  out: (text: string) => void,
+  mq: MessageQueue,
+  report: QueueReport,
+  offset: bigint,
+  r: PullResult,
+  body: (msg: MessageExt) => string | undefined,
+): boolean {
+  report.status = r.pullStatus;
+  report.nextOffset = r.nextBeginOffset;
+  if (r.pullStatus === PullStatus.FOUND) {
+    for (const msg of r.msgFoundList) {
+      const text = body(msg);
+      report.messages.push(pulledFacts(msg, text));
+      out(printMessageLine(msg, text));
+    }
+  } else if (r.pullStatus === PullStatus.NO_MATCHED_MSG) {
+    out(`${mq} no matched msg. status=${r.pullStatus}, offset=${r.nextBeginOffset}\n`);
+  } else {
+    out(`${mq} print msg finished. status=${r.pullStatus}, offset=${r.nextBeginOffset}\n`);
+    return false;
+  }
+  // A broker that answers without moving on would keep the loop going forever.
+  return r.nextBeginOffset > offset;
+}
+
 /** The topic's readable queues in a stable order (upstream walks a HashSet). */
 async function topicQueues(consumer: PullConsumer, topic: string): Promise<MessageQueue[]> {
   return (await consumer.fetchSubscribeMessageQueues(topic)).sort(compareQueues);
@@ -210,18 +253,8 @@ export const printMsg: AdminCommand = {
     { short: 't', long: 'topic', arg: true, required: true, desc: 'topic name' },
     { short: 'c', long: 'charsetName', arg: true, desc: 'CharsetName(eg: UTF-8,GBK)' },
     { short: 's', long: 'subExpression', arg: true, desc: 'Subscribe Expression(eg: TagA || TagB)' },
-    {
-      short: 'b',
-      long: 'beginTimestamp',
-      arg: true,
-      desc: 'Begin timestamp[currentTimeMillis|yyyy-MM-dd#HH:mm:ss:SSS]',
-    },
-    {
-      short: 'e',
-      long: 'endTimestamp',
-      arg: true,
-      desc: 'End timestamp[currentTimeMillis|yyyy-MM-dd#HH:mm:ss:SSS]',
-    },
+    timestampOption('b', 'beginTimestamp', 'Begin'),
+    timestampOption('e', 'endTimestamp', 'End'),
     { short: 'd', long: 'printBody', arg: true, desc: 'print body' },
   ],
   async run(ctx) {
@@ -234,9 +267,8 @@ export const printMsg: AdminCommand = {
     const end = opts.text('endTimestamp');
     const beginMs = begin === undefined ? undefined : timestampFormat(begin, 'b');
     const endMs = end === undefined ? undefined : timestampFormat(end, 'e');
-    const out = (text: string): void => {
-      if (!json) io.out(text);
-    };
+    const out = textOut(ctx);
+    const body = (msg: MessageExt) => (printBody ? decode(msg.body) : undefined);
     const reports: QueueReport[] = [];
     await withPullConsumer(ctx, MixAll.TOOLS_CONSUMER_GROUP, topic, async (c) => {
       for (const mq of await topicQueues(c, topic)) {
@@ -247,24 +279,9 @@ export const printMsg: AdminCommand = {
         out(`minOffset=${minOffset}, maxOffset=${maxOffset}, ${mq}\n`);
         for (let offset = minOffset; offset < maxOffset; ) {
           const r = await c.pull(mq, expression, offset, PRINT_MSG_PULL_BATCH);
-          const progressed = r.nextBeginOffset > offset;
+          const again = recordPull(out, mq, report, offset, r, body);
           offset = r.nextBeginOffset;
-          report.status = r.pullStatus;
-          report.nextOffset = offset;
-          if (r.pullStatus === PullStatus.FOUND) {
-            for (const msg of r.msgFoundList) {
-              const body = printBody ? decode(msg.body) : undefined;
-              report.messages.push(pulledFacts(msg, body));
-              out(printMessageLine(msg, body));
-            }
-          } else if (r.pullStatus === PullStatus.NO_MATCHED_MSG) {
-            out(`${mq} no matched msg. status=${r.pullStatus}, offset=${offset}\n`);
-          } else {
-            out(`${mq} print msg finished. status=${r.pullStatus}, offset=${offset}\n`);
-            break;
-          }
-          // A broker that answers without moving on would keep this loop going forever.
-          if (!progressed) break;
+          if (!again) break;
         }
         out(QUEUE_SEPARATOR);
       }
@@ -337,31 +354,15 @@ async function pullMessageByQueue(
   mq: MessageQueue,
   report: QueueReport,
 ): Promise<void> {
-  const out = (text: string): void => {
-    if (!ctx.json) ctx.io.out(text);
-  };
+  const out = textOut(ctx);
   const decode = charsetDecoder('UTF-8');
   for (let offset = report.minOffset; offset <= report.maxOffset; ) {
     const batch = report.maxOffset - offset + 1n;
     const r = await c.pull(mq, '*', offset, Number(batch > BigInt(JAVA_INT_MAX) ? JAVA_INT_MAX : batch));
-    const progressed = r.nextBeginOffset > offset;
+    if (r.pullStatus === PullStatus.FOUND) out('Consume ok\n');
+    const again = recordPull(out, mq, report, offset, r, (msg) => decode(msg.body));
     offset = r.nextBeginOffset;
-    report.status = r.pullStatus;
-    report.nextOffset = offset;
-    if (r.pullStatus === PullStatus.FOUND) {
-      out('Consume ok\n');
-      for (const msg of r.msgFoundList) {
-        const body = decode(msg.body);
-        report.messages.push(pulledFacts(msg, body));
-        out(printMessageLine(msg, body));
-      }
-    } else if (r.pullStatus === PullStatus.NO_MATCHED_MSG) {
-      out(`${mq} no matched msg. status=${r.pullStatus}, offset=${offset}\n`);
-    } else {
-      out(`${mq} print msg finished. status=${r.pullStatus}, offset=${offset}\n`);
-      break;
-    }
-    if (!progressed) break;
+    if (!again) break;
   }
 }
 
@@ -382,26 +383,14 @@ export const consumeMessage: AdminCommand = {
     { short: 'i', long: 'queueId', arg: true, desc: 'Queue Id' },
     { short: 'o', long: 'offset', arg: true, desc: 'Queue offset' },
     { short: 'g', long: 'consumerGroup', arg: true, desc: 'Consumer group name' },
-    {
-      short: 's',
-      long: 'beginTimestamp',
-      arg: true,
-      desc: 'Begin timestamp[currentTimeMillis|yyyy-MM-dd#HH:mm:ss:SSS]',
-    },
-    {
-      short: 'e',
-      long: 'endTimestamp',
-      arg: true,
-      desc: 'End timestamp[currentTimeMillis|yyyy-MM-dd#HH:mm:ss:SSS]',
-    },
+    timestampOption('s', 'beginTimestamp', 'Begin'),
+    timestampOption('e', 'endTimestamp', 'End'),
     { short: 'c', long: 'MessageNumber', arg: true, desc: 'Number of message to be consumed' },
   ],
   async run(ctx) {
     const { opts, io, json } = ctx;
     const plan = planConsumeMessage(opts, Date.now());
-    const out = (text: string): void => {
-      if (!json) io.out(text);
-    };
+    const out = textOut(ctx);
     const reports: QueueReport[] = [];
     const group = opts.text('consumerGroup') ?? MixAll.TOOLS_CONSUMER_GROUP;
     await withPullConsumer(ctx, group, plan.topic, async (c) => {

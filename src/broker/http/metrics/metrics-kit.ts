@@ -14,42 +14,38 @@ export interface MetricsKit {
   readonly registry: PromClient.Registry;
 }
 
-/** A gauge whose series `read` emits at each scrape (the previous scrape's series are dropped). */
-export function collectedGauge(
+/** How a metric read at each scrape is declared: `read` emits its current series. */
+type CollectedMetric = (
   kit: MetricsKit,
   name: string,
   help: string,
   labelNames: readonly string[],
   read: (emit: Emit) => void,
-): void {
+) => void;
+
+/** What a gauge and a counter of the kit are both made of. */
+function definition(kit: MetricsKit, name: string, help: string, labelNames: readonly string[]) {
+  return { name, help, labelNames: [...labelNames], registers: [kit.registry] };
+}
+
+/** A gauge whose series `read` emits at each scrape (the previous scrape's series are dropped). */
+export const collectedGauge: CollectedMetric = (kit, name, help, labelNames, read) => {
   new kit.prom.Gauge({
-    name,
-    help,
-    labelNames: [...labelNames],
-    registers: [kit.registry],
+    ...definition(kit, name, help, labelNames),
     collect() {
       this.reset();
       read((labels, value) => this.set(labels, Number.isFinite(value) ? value : 0));
     },
   });
-}
+};
 
 /** A counter whose running totals `read` emits at each scrape (totals kept by the broker's own stats). */
-export function collectedCounter(
-  kit: MetricsKit,
-  name: string,
-  help: string,
-  labelNames: readonly string[],
-  read: (emit: Emit) => void,
-): void {
+export const collectedCounter: CollectedMetric = (kit, name, help, labelNames, read) => {
   new kit.prom.Counter({
-    name,
-    help,
-    labelNames: [...labelNames],
-    registers: [kit.registry],
+    ...definition(kit, name, help, labelNames),
     collect() {
       this.reset();
       read((labels, value) => this.inc(labels, Number.isFinite(value) && value > 0 ? value : 0));
     },
   });
-}
+};
