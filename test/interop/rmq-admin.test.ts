@@ -9,7 +9,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { main } from '../../src/cli/main.js';
 import { createProducer, createPushConsumer, SendStatus } from '../../src/client/index.js';
 import { createLogger } from '../../src/common/logger.js';
 import type { MqadminSession } from './mqadmin-session.js';
@@ -22,6 +21,7 @@ import {
   officialIn,
   ours,
   rows,
+  runOurs,
   sorted,
   startClusterAndSession,
 } from './rmq-admin-support.js';
@@ -132,15 +132,9 @@ for (const target of adminTargets('rmq-admin')) {
         // Offsets are committed every second: wait until the broker has them all.
         const deadline = Date.now() + 20_000;
         for (;;) {
-          let out = '';
           // Until the first commit the broker has no offsets at all for the group (exit 1).
-          const code = await main(['admin', 'consumerProgress', '-g', GROUP, '--json', '-n', n], {
-            out: (t) => {
-              out += t;
-            },
-            err: () => undefined,
-          });
-          const lag = code === 0 ? (JSON.parse(out) as { diffTotal: string }).diffTotal : 'unknown';
+          const run = await runOurs(n, ['consumerProgress', '-g', GROUP, '--json']);
+          const lag = run.code === 0 ? (JSON.parse(run.out) as { diffTotal: string }).diffTotal : 'unknown';
           if (lag === '0') break;
           assert.ok(Date.now() < deadline, `the group still lags by ${lag}`);
           await new Promise((r) => setTimeout(r, 200));
@@ -220,17 +214,9 @@ for (const target of adminTargets('rmq-admin')) {
         const clientId = consumer.clientId as string;
         const deadline = Date.now() + 20_000;
         for (;;) {
-          let out = '';
-          const code = await main(
-            ['admin', 'consumerStatus', '-g', GROUP, '-i', clientId, '--json', '-n', n],
-            {
-              out: (t) => {
-                out += t;
-              },
-              err: () => undefined,
-            },
-          );
-          const held = code === 0 ? (JSON.parse(out) as { mqTable: Array<{ topic: string }> }).mqTable : [];
+          const run = await runOurs(n, ['consumerStatus', '-g', GROUP, '-i', clientId, '--json']);
+          const held =
+            run.code === 0 ? (JSON.parse(run.out) as { mqTable: Array<{ topic: string }> }).mqTable : [];
           if (held.filter((q) => q.topic === TOPIC).length === 4) break;
           assert.ok(Date.now() < deadline, 'the consumer never held the topic');
           await new Promise((r) => setTimeout(r, 200));

@@ -4,54 +4,32 @@
  * non-admin account is refused; every admin request is signed by the admin's credentials.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { createAdmin, type MQAdminExt } from '../../../src/admin/index.js';
 import { MQBrokerError } from '../../../src/client/errors.js';
-import { quiet, startCluster, type TestCluster, uniqueName } from '../client/support.js';
+import { uniqueName } from '../client/support.js';
+import { type AclCluster, startAclCluster } from './acl-support.js';
 
-const ACL_FILE = `accounts:
-  - accessKey: adminUser1
-    secretKey: adminSecret1
-    admin: true
-  - accessKey: plainUser1
-    secretKey: plainSecret1
-    defaultTopicPerm: PUB|SUB
-    defaultGroupPerm: SUB
-`;
-
-let home: string;
-let cluster: TestCluster;
+let acl: AclCluster;
 let brokerAddr: string;
 const admins: MQAdminExt[] = [];
 
 async function adminAs(accessKey: string, secretKey: string): Promise<MQAdminExt> {
-  const admin = createAdmin({
-    namesrvAddr: cluster.namesrvAddr,
-    clientIP: '127.0.0.1',
-    instanceName: uniqueName(accessKey),
-    credentials: { accessKey, secretKey },
-    logger: quiet,
-  });
+  const admin = createAdmin(acl.signedAs(accessKey, secretKey));
   await admin.start();
   admins.push(admin);
   return admin;
 }
 
 before(async () => {
-  home = mkdtempSync(join(tmpdir(), 'rmq-admin-acl-'));
-  mkdirSync(join(home, 'conf'));
-  writeFileSync(join(home, 'conf', 'plain_acl.yml'), ACL_FILE);
-  cluster = await startCluster({ aclEnable: true, rocketmqHome: home });
-  brokerAddr = cluster.brokers[0]?.brokerAddr as string;
+  acl = await startAclCluster('rmq-admin-acl-');
+  brokerAddr = acl.cluster.brokers[0]?.brokerAddr as string;
 });
 
 after(async () => {
   await Promise.all(admins.map((a) => a.shutdown()));
-  await cluster?.close();
-  rmSync(home, { recursive: true, force: true });
+  await acl?.close();
 });
 
 test('an admin account manages accounts and the white list; the data version moves', async () => {
@@ -68,7 +46,7 @@ test('an admin account manages accounts and the white list; the data version mov
     topicPerms: ['TopicA=PUB|SUB', 'TopicB=DENY'],
     groupPerms: ['GroupA=SUB'],
   });
-  const file = readFileSync(join(home, 'conf', 'plain_acl.yml'), 'utf8');
+  const file = readFileSync(acl.aclFile, 'utf8');
   assert.match(file, /newUser001/);
   assert.match(file, /TopicB=DENY/);
   const after = await admin.examineBrokerClusterAclVersionInfo(brokerAddr);
@@ -76,10 +54,10 @@ test('an admin account manages accounts and the white list; the data version mov
   assert.ok(after.allAclConfigDataVersion.size >= 1);
 
   await admin.updateGlobalWhiteAddrConfig(brokerAddr, '10.10.103.*,192.168.0.*');
-  assert.match(readFileSync(join(home, 'conf', 'plain_acl.yml'), 'utf8'), /10\.10\.103\.\*/);
+  assert.match(readFileSync(acl.aclFile, 'utf8'), /10\.10\.103\.\*/);
 
   await admin.deletePlainAccessConfig(brokerAddr, 'newUser001');
-  assert.doesNotMatch(readFileSync(join(home, 'conf', 'plain_acl.yml'), 'utf8'), /newUser001/);
+  assert.doesNotMatch(readFileSync(acl.aclFile, 'utf8'), /newUser001/);
   await assert.rejects(admin.deletePlainAccessConfig(brokerAddr, 'newUser001'), MQBrokerError);
 });
 
@@ -92,7 +70,7 @@ test('an account without admin rights is refused, and the refusal names the brok
     }),
     (e: unknown) => e instanceof MQBrokerError && e.brokerAddr === brokerAddr,
   );
-  assert.doesNotMatch(readFileSync(join(home, 'conf', 'plain_acl.yml'), 'utf8'), /sneakyUser1/);
+  assert.doesNotMatch(readFileSync(acl.aclFile, 'utf8'), /sneakyUser1/);
 });
 
 test('the other admin calls are signed too: an admin account reads the broker config under ACL', async () => {

@@ -3,47 +3,25 @@
  * given, so an admin account creates a topic and a plain account is refused with the broker's remark.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { createDashboard, type Dashboard } from '../../../src/admin/dashboard/index.js';
 import { type RunningHttpServer, startHttpServer } from '../../../src/cli/dashboard-server.js';
-import { quiet, startCluster, type TestCluster, uniqueName } from '../client/support.js';
+import { uniqueName } from '../client/support.js';
+import { type AclCluster, startAclCluster } from './acl-support.js';
 import { api } from './dashboard-support.js';
 
-const ACL_FILE = `accounts:
-  - accessKey: adminUser1
-    secretKey: adminSecret1
-    admin: true
-  - accessKey: plainUser1
-    secretKey: plainSecret1
-    defaultTopicPerm: PUB|SUB
-    defaultGroupPerm: SUB
-`;
-
-let home: string;
-let cluster: TestCluster;
+let acl: AclCluster;
 const running: Array<{ dashboard: Dashboard; server: RunningHttpServer }> = [];
 
 async function dashboardAs(accessKey: string, secretKey: string): Promise<string> {
-  const dashboard = createDashboard({
-    namesrvAddr: cluster.namesrvAddr,
-    clientIP: '127.0.0.1',
-    instanceName: uniqueName(accessKey),
-    credentials: { accessKey, secretKey },
-    logger: quiet,
-  });
+  const dashboard = createDashboard(acl.signedAs(accessKey, secretKey));
   const server = await startHttpServer([dashboard], { port: 0 });
   running.push({ dashboard, server });
   return server.url.replace(/\/$/, '');
 }
 
 before(async () => {
-  home = mkdtempSync(join(tmpdir(), 'rmq-dashboard-acl-'));
-  mkdirSync(join(home, 'conf'));
-  writeFileSync(join(home, 'conf', 'plain_acl.yml'), ACL_FILE);
-  cluster = await startCluster({ aclEnable: true, rocketmqHome: home });
+  acl = await startAclCluster('rmq-dashboard-acl-');
 });
 
 after(async () => {
@@ -51,8 +29,7 @@ after(async () => {
     await r.server.close();
     await r.dashboard.close();
   }
-  await cluster?.close();
-  rmSync(home, { recursive: true, force: true });
+  await acl?.close();
 });
 
 test('a change needs the admin account: a plain account gets the broker’s refusal, the admin succeeds', async () => {

@@ -8,55 +8,26 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { main } from '../../../src/cli/main.js';
-import { createProducer, createPushConsumer, type PushConsumer } from '../../../src/client/index.js';
-import { createLogger } from '../../../src/common/logger.js';
+import { createProducer, type PushConsumer } from '../../../src/client/index.js';
 import { MessageQueue } from '../../../src/common/message/message-queue.js';
-import { type Embedded, startEmbedded } from '../../../src/embedded/embedded.js';
+import type { Embedded } from '../../../src/embedded/embedded.js';
+import { json, ok, quiet, rmq, startAdminCluster, startConsumer, unique, until } from './admin-support.js';
 
 const LIMIT = { timeout: 60_000 };
-const quiet = createLogger('test', { level: 'silent' });
 let embedded: Embedded;
 let n: string[];
 let brokerName: string;
 let topic: string;
 let sentAt: number;
-let seq = 0;
-const unique = (prefix: string) => `${prefix}_${process.pid}_${++seq}`;
 /** Bodies by queue: queue 0 gets three messages, queue 1 two; even ones are TagA, odd ones TagB. */
 const BODIES = [
   ['q0-m0', 'q0-m1', 'q0-m2'],
   ['q1-m0', 'q1-m1'],
 ];
 
-interface Run {
-  code: number;
-  out: string;
-  err: string;
-}
-
-async function rmq(...args: string[]): Promise<Run> {
-  let out = '';
-  let err = '';
-  const code = await main(args, {
-    out: (t) => {
-      out += t;
-    },
-    err: (t) => {
-      err += t;
-    },
-  });
-  return { code, out, err };
-}
-
-async function ok(...args: string[]): Promise<string> {
-  const run = await rmq(...args);
-  assert.equal(run.code, 0, `${args.join(' ')} failed: ${run.err}`);
-  return run.out;
-}
-
-async function json<T>(...args: string[]): Promise<T> {
-  return JSON.parse(await ok(...args, '--json')) as T;
+/** `-t -b -i`: one queue of the test topic, on our broker unless told. */
+function queueArgs(queueId: number, broker = brokerName): string[] {
+  return ['-t', topic, '-b', broker, '-i', String(queueId)];
 }
 
 /** The BODY of every `MSGID: ... BODY: x` line. */
@@ -66,19 +37,8 @@ const bodies = (out: string): string[] =>
     .filter((l) => l.startsWith('MSGID: '))
     .map((l) => l.slice(l.lastIndexOf(' BODY: ') + 7));
 
-async function until(what: string, check: () => Promise<boolean>, deadlineMs = 20_000): Promise<void> {
-  const end = Date.now() + deadlineMs;
-  while (!(await check())) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 before(async () => {
-  embedded = await startEmbedded({ logger: quiet });
-  n = ['-n', embedded.namesrvAddr];
-  const rows = await json<Array<{ brokerName: string }>>('admin', 'clusterList', ...n);
-  brokerName = rows[0]?.brokerName as string;
+  ({ embedded, n, brokerName } = await startAdminCluster());
   topic = unique('PullCmdTopic');
   await ok('admin', 'updateTopic', ...n, '-b', embedded.brokerAddr, '-t', topic, '-r', '2', '-w', '2');
   const producer = createProducer({
@@ -104,53 +64,18 @@ before(async () => {
 after(() => embedded.close());
 
 test('queryMsgByOffset prints the message at that offset as queryMsgById does', LIMIT, async () => {
-  const out = await ok(
-    'admin',
-    'queryMsgByOffset',
-    ...n,
-    '-t',
-    topic,
-    '-b',
-    brokerName,
-    '-i',
-    '0',
-    '-o',
-    '1',
-  );
+  const out = await ok('admin', 'queryMsgByOffset', ...n, ...queueArgs(0), '-o', '1');
   assert.match(out, /^OffsetID: {12}[0-9A-F]{32}\n/);
   assert.match(out, new RegExp(`\\nTopic: {15}${topic}\\nTags: {16}\\[TagB\\]\\nKeys: {16}\\[k-q0-m1\\]\\n`));
   assert.match(out, /\nQueue ID: {12}0\nQueue Offset: {8}1\n/);
-  const facts = await json<{ queueOffset: string; offsetMsgId: string; bodyPath: string }>(
-    'admin',
-    'queryMsgByOffset',
-    ...n,
-    '-t',
-    topic,
-    '-b',
-    brokerName,
-    '-i',
-    '1',
-    '-o',
-    '0',
-  );
+  type Facts = { queueOffset: string; offsetMsgId: string; bodyPath: string };
+  const facts = await json<Facts>('admin', 'queryMsgByOffset', ...n, ...queueArgs(1), '-o', '0');
   assert.equal(facts.queueOffset, '0');
   assert.equal(readFileSync(facts.bodyPath, 'utf8'), 'q1-m0');
   // The same message through the offset id.
   assert.match(await ok('admin', 'queryMsgById', ...n, '-i', facts.offsetMsgId), /\nQueue ID: {12}1\n/);
 
-  const past = await rmq(
-    'admin',
-    'queryMsgByOffset',
-    ...n,
-    '-t',
-    topic,
-    '-b',
-    brokerName,
-    '-i',
-    '0',
-    '-o',
-    '9',
-  );
+  const past = await rmq('admin', 'queryMsgByOffset', ...n, ...queueArgs(0), '-o', '9');
   assert.deepEqual([past.code, past.out], [0, '']);
   assert.match(
     past.err,
@@ -241,57 +166,21 @@ test(
       bodies(await ok('admin', 'consumeMessage', ...n, '-t', topic, '-b', brokerName)),
       BODIES.flat(),
     );
-    const queue = await ok('admin', 'consumeMessage', ...n, '-t', topic, '-b', brokerName, '-i', '1');
+    const queue = await ok('admin', 'consumeMessage', ...n, ...queueArgs(1));
     assert.deepEqual(bodies(queue), BODIES[1]);
-    const fromOffset = await ok(
-      'admin',
-      'consumeMessage',
-      ...n,
-      '-t',
-      topic,
-      '-b',
-      brokerName,
-      '-i',
-      '0',
-      '-o',
-      '1',
-    );
+    const fromOffset = await ok('admin', 'consumeMessage', ...n, ...queueArgs(0), '-o', '1');
     assert.deepEqual(bodies(fromOffset), ['q0-m1', 'q0-m2']);
-    const oneOnly = await ok(
-      'admin',
-      'consumeMessage',
-      ...n,
-      '-t',
-      topic,
-      '-b',
-      brokerName,
-      '-i',
-      '0',
-      '-o',
-      '0',
-      '-c',
-      '1',
-    );
+    const oneOnly = await ok('admin', 'consumeMessage', ...n, ...queueArgs(0), '-o', '0', '-c', '1');
     assert.match(oneOnly, /^The oldler 1 message will be provided\n/);
     assert.deepEqual(bodies(oneOnly), ['q0-m0']);
     assert.equal(
-      await ok('admin', 'consumeMessage', ...n, '-t', topic, '-b', brokerName, '-i', '0', '-o', '9'),
+      await ok('admin', 'consumeMessage', ...n, ...queueArgs(0), '-o', '9'),
       `MessageQueue [topic=${topic}, brokerName=${brokerName}, queueId=0] no matched msg, offset=9\n`,
     );
 
-    const reports = await json<Array<{ queueId: number; messages: Array<{ body: string }>; status: string }>>(
-      'admin',
-      'consumeMessage',
-      ...n,
-      '-t',
-      topic,
-      '-b',
-      brokerName,
-      '-i',
-      '0',
-      '-g',
-      unique('cm_group'),
-    );
+    const group = unique('cm_group');
+    type Report = { queueId: number; messages: Array<{ body: string }>; status: string };
+    const reports = await json<Report[]>('admin', 'consumeMessage', ...n, ...queueArgs(0), '-g', group);
     assert.deepEqual(
       reports.map((r) => [r.queueId, r.messages.map((m) => m.body), r.status]),
       [[0, BODIES[0], 'NO_NEW_MSG']],
@@ -324,24 +213,9 @@ test('consumerStatus: every member of the group, its running info, and the analy
   const dir = mkdtempSync(join(tmpdir(), 'rmq-consumer-status-'));
   process.chdir(dir);
   try {
+    const timers = { rebalanceWaitInterval: 500, heartbeatBrokerInterval: 500 };
     for (let i = 0; i < 2; i++) {
-      const consumer = createPushConsumer({
-        consumerGroup: group,
-        namesrvAddr: embedded.namesrvAddr,
-        clientIP: '127.0.0.1',
-        instanceName: unique('inst'),
-        logger: quiet,
-        consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET',
-        rebalanceWaitInterval: 500,
-        heartbeatBrokerInterval: 500,
-      });
-      consumer.subscribe(topic, '*');
-      consumer.registerMessageListener({
-        type: 'concurrently',
-        consumeMessage: async () => 'CONSUME_SUCCESS',
-      });
-      await consumer.start();
-      consumers.push(consumer);
+      consumers.push(await startConsumer(embedded.namesrvAddr, group, topic, timers));
     }
     const ids = consumers.map((c) => c.clientId as string).sort();
     type Status = {
@@ -437,38 +311,14 @@ test(
       assert.equal(missing.code, 2, name);
       assert.match(missing.err, /missing required options?: -/);
     }
-    const badOffset = await rmq(
-      'admin',
-      'queryMsgByOffset',
-      ...n,
-      '-t',
-      topic,
-      '-b',
-      brokerName,
-      '-i',
-      '0',
-      '-o',
-      'x',
-    );
+    const badOffset = await rmq('admin', 'queryMsgByOffset', ...n, ...queueArgs(0), '-o', 'x');
     assert.equal(badOffset.code, 2);
     const badCharset = await rmq('admin', 'printMsg', ...n, '-t', topic, '-c', 'NOPE-8');
     assert.equal(badCharset.code, 2);
     assert.match(badCharset.err, /unsupported charset NOPE-8/);
 
     const started = Date.now();
-    const noBroker = await rmq(
-      'admin',
-      'queryMsgByOffset',
-      ...n,
-      '-t',
-      topic,
-      '-b',
-      'NoSuchBroker',
-      '-i',
-      '0',
-      '-o',
-      '0',
-    );
+    const noBroker = await rmq('admin', 'queryMsgByOffset', ...n, ...queueArgs(0, 'NoSuchBroker'), '-o', '0');
     assert.equal(noBroker.code, 1);
     assert.match(noBroker.err, /^rmq admin queryMsgByOffset: .*NoSuchBroker.*\n$/);
     for (const name of ['printMsg', 'consumeMessage']) {

@@ -6,88 +6,27 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createAdmin } from '../../../src/admin/admin.js';
 import { adminFromArgs } from '../../../src/cli/admin/admin-command.js';
-import { main } from '../../../src/cli/main.js';
-import {
-  createProducer,
-  createPushConsumer,
-  type PushConsumer,
-  SendStatus,
-} from '../../../src/client/index.js';
-import { createLogger } from '../../../src/common/logger.js';
-import { type Embedded, startEmbedded } from '../../../src/embedded/embedded.js';
+import { createProducer, SendStatus } from '../../../src/client/index.js';
+import type { Embedded } from '../../../src/embedded/embedded.js';
+import { json, ok, quiet, rmq, startAdminCluster, startConsumer, unique, until } from './admin-support.js';
 
 const LIMIT = { timeout: 60_000 };
-const quiet = createLogger('test', { level: 'silent' });
 let embedded: Embedded;
 let n: string[];
 let brokerName: string;
-let seq = 0;
-const unique = (prefix: string) => `${prefix}_${process.pid}_${++seq}`;
-
-interface Run {
-  code: number;
-  out: string;
-  err: string;
-}
-
-async function rmq(...args: string[]): Promise<Run> {
-  let out = '';
-  let err = '';
-  const code = await main(args, {
-    out: (t) => {
-      out += t;
-    },
-    err: (t) => {
-      err += t;
-    },
-  });
-  return { code, out, err };
-}
-
-async function ok(...args: string[]): Promise<string> {
-  const run = await rmq(...args);
-  assert.equal(run.code, 0, `${args.join(' ')} failed: ${run.err}`);
-  return run.out;
-}
-
-async function json<T>(...args: string[]): Promise<T> {
-  return JSON.parse(await ok(...args, '--json')) as T;
-}
-
-/** Polls `check` until it holds or the deadline passes (the consumer commits offsets on its own schedule). */
-async function until(what: string, check: () => Promise<boolean>, deadlineMs = 20_000): Promise<void> {
-  const end = Date.now() + deadlineMs;
-  while (!(await check())) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 before(async () => {
-  embedded = await startEmbedded({ logger: quiet });
-  n = ['-n', embedded.namesrvAddr];
-  const rows = await json<Array<{ brokerName: string; addr: string }>>('admin', 'clusterList', ...n);
-  assert.equal(rows.length, 1);
-  assert.equal(rows[0]?.addr, embedded.brokerAddr);
-  brokerName = rows[0]?.brokerName as string;
+  ({ embedded, n, brokerName } = await startAdminCluster());
 });
 after(() => embedded.close());
 
+/** `rmq admin updateTopic -c DefaultCluster -t <topic> <flags>`: its stdout. */
+const updateTopicInCluster = (topic: string, ...flags: string[]) =>
+  ok('admin', 'updateTopic', ...n, '-c', 'DefaultCluster', '-t', topic, ...flags);
+
 test('updateTopic, topicList, topicRoute, topicStatus, topicClusterList, deleteTopic', LIMIT, async () => {
   const topic = unique('AdminTopic');
-  const created = await ok(
-    'admin',
-    'updateTopic',
-    ...n,
-    '-c',
-    'DefaultCluster',
-    '-t',
-    topic,
-    '-r',
-    '4',
-    '-w',
-    '4',
-  );
+  const created = await updateTopicInCluster(topic, '-r', '4', '-w', '4');
   assert.equal(
     created,
     `create topic to ${embedded.brokerAddr} success.\n` +
@@ -258,7 +197,7 @@ test(
 test('groups: updateSubGroup, consumerConnection, consumerProgress, deleteSubGroup', LIMIT, async () => {
   const topic = unique('AdminGroupTopic');
   const group = unique('AdminGroup');
-  await ok('admin', 'updateTopic', ...n, '-c', 'DefaultCluster', '-t', topic, '-r', '2', '-w', '2');
+  await updateTopicInCluster(topic, '-r', '2', '-w', '2');
   const made = await ok('admin', 'updateSubGroup', ...n, '-c', 'DefaultCluster', '-g', group, '-r', '3');
   assert.match(
     made,
@@ -276,20 +215,11 @@ test('groups: updateSubGroup, consumerConnection, consumerProgress, deleteSubGro
   for (let i = 0; i < 4; i++) await producer.send({ topic, body: `m${i}` });
   await producer.shutdown();
 
-  const consumer: PushConsumer = createPushConsumer({
-    consumerGroup: group,
-    namesrvAddr: embedded.namesrvAddr,
-    clientIP: '127.0.0.1',
-    instanceName: unique('inst'),
-    logger: quiet,
-    consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET',
+  const consumer = await startConsumer(embedded.namesrvAddr, group, topic, {
     rebalanceWaitInterval: 1000,
     heartbeatBrokerInterval: 1000,
     persistConsumerOffsetInterval: 1000,
   });
-  consumer.subscribe(topic, '*');
-  consumer.registerMessageListener({ type: 'concurrently', consumeMessage: async () => 'CONSUME_SUCCESS' });
-  await consumer.start();
   try {
     await until('the group to catch up', async () => {
       const run = await rmq('admin', 'consumerProgress', ...n, '-g', group, '--json');
@@ -346,19 +276,7 @@ test('groups: updateSubGroup, consumerConnection, consumerProgress, deleteSubGro
   assert.equal((await progress(group)).diffTotal, '4');
 
   const copy = unique('AdminCopy');
-  await ok(
-    'admin',
-    'updateTopic',
-    ...n,
-    '-c',
-    'DefaultCluster',
-    '-t',
-    `%RETRY%${copy}`,
-    '-r',
-    '1',
-    '-w',
-    '1',
-  );
+  await updateTopicInCluster(`%RETRY%${copy}`, '-r', '1', '-w', '1');
   assert.equal(
     await ok('admin', 'cloneGroupOffset', ...n, '-s', group, '-d', copy, '-t', topic),
     `clone group offset success. srcGroup[${group}], destGroup=[${copy}], topic[${topic}]`,
@@ -461,7 +379,7 @@ test(
       assert.equal(await admin.getKVConfig('ADMIN_TEST', 'k1'), undefined);
 
       const topic = unique('AdminPermTopic');
-      await ok('admin', 'updateTopic', ...n, '-c', 'DefaultCluster', '-t', topic);
+      await updateTopicInCluster(topic);
       const wiped = await ok('admin', 'wipeWritePerm', ...n, '-b', brokerName);
       assert.match(
         wiped,

@@ -20,17 +20,14 @@ import {
   type TestClient,
   testBroker,
 } from './helpers.js';
+import { cleanUp, track } from './store-broker.js';
 
 const LIMIT = { timeout: 5_000 };
-const brokers: BrokerController[] = [];
-
-afterEach(async () => {
-  await Promise.all(brokers.splice(0).map((b) => b.shutdown()));
-});
+afterEach(cleanUp);
 
 async function setup(): Promise<{ broker: BrokerController; client: TestClient }> {
   const { broker } = await testBroker();
-  brokers.push(broker);
+  track(broker);
   for (const topic of ['T', 'U']) broker.topicConfigManager.updateTopicConfig(createTopicConfig(topic));
   for (const [queueId, offset] of [
     [0, 5n],

@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
 import { formatConfigValue } from '../../../src/broker/broker-config.js';
 import { UPDATABLE_BROKER_CONFIG } from '../../../src/broker/broker-configuration.js';
-import type { BrokerController } from '../../../src/broker/broker-controller.js';
 import type { BrokerRequestHandler } from '../../../src/broker/processor/broker-context.js';
 import { BROKER_REQUEST_HANDLERS } from '../../../src/broker/processor/processor-table.js';
 import { parseJavaProperties } from '../../../src/common/java-properties.js';
@@ -60,17 +59,14 @@ import {
   type TestBroker,
   testBroker,
 } from './helpers.js';
+import { cleanUp, track } from './store-broker.js';
 
 const LIMIT = { timeout: 5_000 };
-const brokers: BrokerController[] = [];
-
-afterEach(async () => {
-  await Promise.all(brokers.splice(0).map((b) => b.shutdown()));
-});
+afterEach(cleanUp);
 
 async function setup(config: Parameters<typeof testBroker>[0] = {}): Promise<TestBroker> {
   const t = await testBroker(config);
-  brokers.push(t.broker);
+  track(t.broker);
   return t;
 }
 
@@ -878,7 +874,7 @@ describe('CHECK_CLIENT_CONFIG', () => {
         },
       },
     );
-    brokers.push(t.broker);
+    track(t.broker);
     const c = connectInMemory(t.broker);
     assert.equal((await c.call(check('TAG', 'a || b'))).code, ResponseCode.SUCCESS);
     const off = await c.call(check('SQL92', 'a > 1'));
