@@ -9,29 +9,26 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { type BrokerController, createBroker } from '../../src/broker/broker-controller.js';
-import {
-  createProducer,
-  createPullConsumer,
-  type Producer,
-  PullStatus,
-  SendStatus,
-} from '../../src/client/index.js';
+import { type Producer, SendStatus } from '../../src/client/index.js';
 import { createLogger } from '../../src/common/logger.js';
 import { createOffsetMsgId } from '../../src/common/message/message-id.js';
-import { createNamesrv } from '../../src/namesrv/namesrv-controller.js';
 import { DefaultMessageStore } from '../../src/store/default-message-store.js';
 import {
   ChildBroker,
   commitLogOffsetOf,
+  describeRecords,
+  FaultScene,
   faultBody,
+  pullEveryQueue,
   SenderPool,
   type SendRecord,
+  sendRecord,
   tally,
+  untilSlaveFollows,
 } from '../integration/broker/ha-fault-support.js';
 import { freeBrokerPort } from '../integration/broker/slave-support.js';
 import { type BrokerHandle, startBroker } from './harness.js';
@@ -40,20 +37,11 @@ const LIMIT = { timeout: 180_000 };
 const FILE_SIZE = 1024 * 1024;
 const CQ_FILE_SIZE = 30_000 * 20;
 const BROKER_NAME = 'broker-ha-promote';
+/** How long a SYNC_MASTER may take to answer SEND_OK with the slave holding the topic. */
+const FOLLOW_TIMEOUT_MS = 30_000;
 const quiet = createLogger('test', { level: 'silent' });
-const dir = mkdtempSync(join(tmpdir(), 'rmq-interop-ha-faults-'));
-const cleanups: Array<() => Promise<void>> = [];
-
-after(async () => {
-  for (const c of cleanups.splice(0).reverse()) {
-    try {
-      await c();
-    } catch {
-      // Tearing down: the failure that matters was reported by the test.
-    }
-  }
-  rmSync(dir, { recursive: true, force: true });
-});
+const scene = new FaultScene('rmq-interop-ha-faults-');
+const dir = scene.dir;
 
 async function ourBroker(
   namesrvAddr: string,
@@ -81,58 +69,14 @@ async function ourBroker(
   return broker;
 }
 
-function describeRecords(records: readonly SendRecord[], n = 20): string {
-  const shown = records
-    .slice(0, n)
-    .map(
-      (r) => `#${r.index} (queue ${r.queueId} offset ${r.queueOffset}, msgId ${r.msgId}, ${r.offsetMsgId})`,
-    );
-  return `${records.length}: ${shown.join('; ')}${records.length > n ? '; ...' : ''}`;
-}
-
 interface Acked {
   record: SendRecord;
   /** The body sent. */
   body: Buffer;
 }
 
-async function namesrv(name: string): Promise<string> {
-  const ns = createNamesrv({
-    listenPort: 0,
-    kvConfigPath: join(dir, name, 'kvConfig.json'),
-    logger: quiet,
-    settings: { listenHost: '127.0.0.1' },
-  });
-  const bound = await ns.start();
-  cleanups.push(() => ns.shutdown());
-  return `127.0.0.1:${bound.port}`;
-}
-
-async function startProducer(namesrvAddr: string, name: string): Promise<Producer> {
-  const producer = createProducer({
-    producerGroup: `ha-promote-${name}-${process.pid}`,
-    namesrvAddr,
-    logger: quiet,
-    retryTimesWhenSendFailed: 0,
-  });
-  cleanups.push(() => producer.shutdown());
-  await producer.start();
-  return producer;
-}
-
-/** Sends until one is SEND_OK and `slaveHasTopic` says the slave has the topic (metadata sync). */
-async function untilSlaveFollows(
-  producer: Producer,
-  topic: string,
-  slaveHasTopic: () => boolean,
-): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  for (let i = 0; ; i++) {
-    const r = await producer.send({ topic, body: faultBody(-1 - i, 50) });
-    if (r.sendStatus === SendStatus.SEND_OK && slaveHasTopic()) return;
-    assert.ok(Date.now() < deadline, `no SEND_OK and topic on the slave within 30 s (last: ${r.sendStatus})`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+function startProducer(namesrvAddr: string, name: string): Promise<Producer> {
+  return scene.producer(namesrvAddr, `ha-promote-${name}`);
 }
 
 /** A dozen SEND_OK bodies above one 32 KiB HA frame. */
@@ -140,22 +84,10 @@ async function largeMessages(producer: Producer, topic: string): Promise<Acked[]
   const out: Acked[] = [];
   for (let i = 0; i < 12; i++) {
     const body = randomBytes(40 * 1024);
+    const startedAt = Date.now();
     const r = await producer.send({ topic, body });
     assert.equal(r.sendStatus, SendStatus.SEND_OK, `large message ${i}`);
-    out.push({
-      body,
-      record: {
-        index: -1000 - i,
-        startedAt: 0,
-        endedAt: 0,
-        status: r.sendStatus,
-        msgId: r.msgId,
-        offsetMsgId: r.offsetMsgId,
-        queueId: r.messageQueue.queueId,
-        queueOffset: r.queueOffset,
-        error: undefined,
-      },
-    });
+    out.push({ body, record: sendRecord(-1000 - i, startedAt, r) });
   }
   return out;
 }
@@ -179,7 +111,7 @@ async function promoteOfficial(namesrvAddr: string, storeDir: string): Promise<B
       mappedFileSizeConsumeQueue: CQ_FILE_SIZE,
     },
   });
-  cleanups.push(() => official.close());
+  scene.onClose(() => official.close());
   return official;
 }
 
@@ -213,23 +145,8 @@ async function assertServed(
     `${byId.length} of ${messages.length} SEND_OK messages not served by offset id by the official broker`,
   );
 
-  const consumer = createPullConsumer({
-    consumerGroup: `ha-promote-cg-${process.pid}`,
-    namesrvAddr,
-    logger: quiet,
-  });
-  cleanups.push(() => consumer.shutdown());
-  await consumer.start();
-  const seen = new Map<string, string>();
-  for (const mq of await consumer.fetchSubscribeMessageQueues(topic)) {
-    let offset = 0n;
-    for (;;) {
-      const result = await consumer.pull(mq, '*', offset, 32, { timeoutMs: 10_000 });
-      if (result.pullStatus !== PullStatus.FOUND) break;
-      for (const m of result.msgFoundList) seen.set(m.msgId, `${m.queueId}:${m.queueOffset}`);
-      offset = result.nextBeginOffset;
-    }
-  }
+  const { messages: pulled } = await pullEveryQueue(namesrvAddr, 'ha-promote-cg', topic);
+  const seen = new Map(pulled.map((m) => [m.msgId, `${m.queueId}:${m.queueOffset}`]));
   const missing = messages
     .map((m) => m.record)
     .filter((r) => r.msgId === undefined || seen.get(r.msgId) !== `${r.queueId}:${r.queueOffset}`);
@@ -238,7 +155,6 @@ async function assertServed(
     0,
     `SEND_OK messages the official broker does not serve at their queue offset: ${describeRecords(missing)}`,
   );
-  await consumer.shutdown();
   return `${messages.length} SEND_OK messages served by the official broker (${seen.size} in the topic)`;
 }
 
@@ -247,16 +163,16 @@ describe('official broker promoted on our slave store', () => {
     'after a clean stop: serves every SEND_OK message by offset id and to a consumer',
     LIMIT,
     async (t) => {
-      const namesrvAddr = await namesrv('ns-clean');
+      const namesrvAddr = await scene.namesrv('ns-clean');
       const slaveDir = join(dir, 'clean-slave');
       const master = await ourBroker(namesrvAddr, join(dir, 'clean-master'), 'SYNC_MASTER');
       let masterUp = true;
-      cleanups.push(async () => {
+      scene.onClose(async () => {
         if (masterUp) await master.shutdown();
       });
       const slave = await ourBroker(namesrvAddr, slaveDir, 'SLAVE');
       let slaveUp = true;
-      cleanups.push(async () => {
+      scene.onClose(async () => {
         if (slaveUp) await slave.shutdown();
       });
       assert.ok(master.messageStore instanceof DefaultMessageStore);
@@ -267,6 +183,7 @@ describe('official broker promoted on our slave store', () => {
         producer,
         topic,
         () => slave.topicConfigManager.selectTopicConfig(topic) !== undefined,
+        FOLLOW_TIMEOUT_MS,
       );
 
       // Small messages from 16 senders, enough to roll the 1 MiB commit-log file, and bodies above one
@@ -290,11 +207,11 @@ describe('official broker promoted on our slave store', () => {
   );
 
   test('after the slave is SIGKILLed under load: serves every SEND_OK message', LIMIT, async (t) => {
-    const namesrvAddr = await namesrv('ns-kill');
+    const namesrvAddr = await scene.namesrv('ns-kill');
     const slaveDir = join(dir, 'kill-slave');
     const master = await ourBroker(namesrvAddr, join(dir, 'kill-master'), 'SYNC_MASTER');
     let masterUp = true;
-    cleanups.push(async () => {
+    scene.onClose(async () => {
       if (masterUp) await master.shutdown();
     });
     const slave = await ChildBroker.start({
@@ -309,7 +226,7 @@ describe('official broker promoted on our slave store', () => {
         mappedFileSizeConsumeQueue: CQ_FILE_SIZE,
       },
     });
-    cleanups.push(() => slave.stop());
+    scene.onClose(() => slave.stop());
     assert.ok(master.messageStore instanceof DefaultMessageStore);
     const masterStore = master.messageStore;
     const topic = 'HaPromotedAfterCrash';
@@ -319,6 +236,7 @@ describe('official broker promoted on our slave store', () => {
       producer,
       topic,
       () => existsSync(topicsFile) && readFileSync(topicsFile, 'utf8').includes(`"${topic}"`),
+      FOLLOW_TIMEOUT_MS,
     );
     const big = await largeMessages(producer, topic);
     const pool = new SenderPool(producer, topic, 16);

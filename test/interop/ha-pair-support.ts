@@ -7,23 +7,13 @@
  * offset. Also the frame-by-frame comparison of a slave's refusals with the official slave's.
  */
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  writeFileSync,
-} from 'node:fs';
-import { dirname, join } from 'node:path';
-import { rmqCommand, spawnTracked, stopped } from '../../scripts/bench-support.js';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { join } from 'node:path';
 import type { MQAdminExt } from '../../src/admin/index.js';
 import type { Producer } from '../../src/client/index.js';
 import type { RemotingCommand } from '../../src/remoting/protocol/command.js';
+import { ChildBroker, commitLogFileBytes } from '../integration/broker/ha-fault-support.js';
 import type { Refusal } from '../integration/broker/slave-support.js';
 import { type BrokerHandle, freeBrokerPorts, startBroker } from './harness.js';
 
@@ -36,8 +26,6 @@ export const CQ_FILE_SIZE = 30_000 * 20;
 const CQ_UNIT = 20;
 /** Upstream ConsumeQueue.fillPreBlank's filler size: entries before a queue's first one on this store. */
 const CQ_BLANK_SIZE = 0x7fffffff;
-/** How long our `rmq broker` may take to print "boot success". */
-const OUR_BOOT_TIMEOUT_MS = 30_000;
 /** How long a clean stop may take before SIGKILL (upstream's shutdown alone pauses 3 s). */
 const STOP_GRACE_MS = 30_000;
 /** How long a broker may take to appear in the name server after its start. */
@@ -138,78 +126,28 @@ async function startOfficial(spec: HaBrokerSpec): Promise<HaBroker> {
 
 async function startOurs(spec: HaBrokerSpec): Promise<HaBroker> {
   const { port } = await freeBrokerPorts();
-  const conf = `${spec.storeDir}.conf`;
-  mkdirSync(dirname(conf), { recursive: true });
-  const settings = {
-    brokerClusterName: 'DefaultCluster',
-    brokerName: spec.brokerName,
-    brokerIP1: '127.0.0.1',
-    brokerIP2: '127.0.0.1',
-    listenPort: port,
+  const broker = await ChildBroker.start({
     namesrvAddr: spec.namesrvAddr,
-    storePathRootDir: spec.storeDir,
-    autoCreateTopicEnable: true,
-    ...haConfig(spec),
-  };
-  writeFileSync(
-    conf,
-    Object.entries(settings)
-      .map(([k, v]) => `${k}=${String(v)}\n`)
-      .join(''),
-  );
-  const child = spawnTracked(
-    process.execPath,
-    [...rmqCommand(), 'broker', '-c', conf, '--host', '127.0.0.1'],
-    'ignore',
-  );
-  // Warnings and errors (the default level): a "Sync... Exception" is an error line.
-  let stderr = '';
-  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
-    stderr += d;
+    storeDir: spec.storeDir,
+    config: {
+      brokerClusterName: 'DefaultCluster',
+      brokerName: spec.brokerName,
+      listenPort: port,
+      autoCreateTopicEnable: true,
+      ...haConfig(spec),
+    },
+    // The checks read the whole log: a "Sync... Exception" is an error line.
+    keepLog: true,
+    stopGraceMs: STOP_GRACE_MS,
   });
-  const tail = () => stderr.split('\n').slice(-60).join('\n');
-  try {
-    await bootLine(child, tail);
-  } catch (error) {
-    child.kill('SIGKILL');
-    await stopped(child, STOP_GRACE_MS);
-    throw error;
-  }
   return {
     spec,
-    addr: `127.0.0.1:${port}`,
-    logText: () => stderr,
-    logTail: tail,
-    kill: async () => {
-      child.kill('SIGKILL');
-      await stopped(child, STOP_GRACE_MS);
-    },
-    stop: async () => {
-      child.kill('SIGTERM');
-      await stopped(child, STOP_GRACE_MS);
-    },
+    addr: broker.addr,
+    logText: () => broker.logText(),
+    logTail: () => broker.logTail(),
+    kill: () => broker.kill(),
+    stop: () => broker.stop(),
   };
-}
-
-function bootLine(child: ChildProcess, tail: () => string): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(
-      () => reject(new Error(`rmq broker: no "boot success" in ${OUR_BOOT_TIMEOUT_MS} ms\n${tail()}`)),
-      OUR_BOOT_TIMEOUT_MS,
-    );
-    child.stdout?.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      if (out.includes('boot success')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`rmq broker exited (${code ?? signal})\n${tail()}`));
-    });
-  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -271,25 +209,7 @@ export async function phyRange(admin: MQAdminExt, addr: string): Promise<PhyRang
 
 /** Bytes [from, to) of the commit log in `storeDir`, read from its files. */
 export function diskBytes(storeDir: string, from: number, to: number): Buffer {
-  const out = Buffer.alloc(to - from);
-  let at = from;
-  while (at < to) {
-    const fileStart = at - (at % FILE_SIZE);
-    const path = join(storeDir, 'commitlog', String(fileStart).padStart(20, '0'));
-    const len = Math.min(to, fileStart + FILE_SIZE) - at;
-    const fd = openSync(path, 'r');
-    try {
-      assert.equal(
-        readSync(fd, out, at - from, len, at - fileStart),
-        len,
-        `${path} holds ${at}..${at + len}`,
-      );
-    } finally {
-      closeSync(fd);
-    }
-    at += len;
-  }
-  return out;
+  return commitLogFileBytes(storeDir, FILE_SIZE, from, to);
 }
 
 export interface CqEntry {

@@ -29,7 +29,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { createAdmin, type MQAdminExt } from '../../src/admin/index.js';
 import { createProducer, type Producer } from '../../src/client/index.js';
 import { createLogger } from '../../src/common/logger.js';
-import { createNamesrv, type NamesrvController } from '../../src/namesrv/namesrv-controller.js';
+import type { NamesrvController } from '../../src/namesrv/namesrv-controller.js';
 import { createRequest, type RemotingCommand } from '../../src/remoting/protocol/command.js';
 import { decodeHeader, encodeHeader } from '../../src/remoting/protocol/header-schema.js';
 import {
@@ -39,7 +39,7 @@ import {
 import { RequestCode } from '../../src/remoting/protocol/request-code.js';
 import { ResponseCode } from '../../src/remoting/protocol/response-code.js';
 import { RemotingClient } from '../../src/remoting/transport/index.js';
-import { slaveRefusals } from '../integration/broker/slave-support.js';
+import { slaveRefusals, startLoopbackNamesrv } from '../integration/broker/slave-support.js';
 import {
   assertSameRefusal,
   BackgroundLoad,
@@ -263,13 +263,7 @@ for (const pairing of PAIRINGS) {
 
     before(
       async () => {
-        namesrv = createNamesrv({
-          listenPort: 0,
-          kvConfigPath: join(dir, 'kvConfig.json'),
-          logger: quiet,
-          settings: { listenHost: '127.0.0.1' },
-        });
-        namesrvAddr = `127.0.0.1:${(await namesrv.start()).port}`;
+        ({ namesrv, addr: namesrvAddr } = await startLoopbackNamesrv(dir));
         admin = createAdmin({ namesrvAddr, logger: quiet });
         await admin.start();
         producer = createProducer({ producerGroup: 'ha-interop-pg', namesrvAddr, logger: quiet });

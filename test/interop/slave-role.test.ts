@@ -16,23 +16,21 @@ import { ManualClock } from '../../src/common/clock.js';
 import { createLogger, type LogRecord } from '../../src/common/logger.js';
 import { decodeConsumerOffsetTable } from '../../src/common/protocol/consumer-offset-wrapper.js';
 import { decodeTopicConfigSerializeWrapper } from '../../src/common/protocol/register-broker-body.js';
-import {
-  createSubscriptionGroupConfig,
-  decodeSubscriptionGroupWrapper,
-  encodeSubscriptionGroupConfig,
-} from '../../src/common/protocol/subscription-group-config.js';
-import { createNamesrv, type NamesrvController } from '../../src/namesrv/namesrv-controller.js';
+import { decodeSubscriptionGroupWrapper } from '../../src/common/protocol/subscription-group-config.js';
+import type { NamesrvController } from '../../src/namesrv/namesrv-controller.js';
 import { createRequest, type RemotingCommand } from '../../src/remoting/protocol/command.js';
-import { encodeHeader } from '../../src/remoting/protocol/header-schema.js';
-import {
-  CreateTopicRequestHeader,
-  UpdateConsumerOffsetRequestHeader,
-} from '../../src/remoting/protocol/headers/index.js';
 import { RequestCode } from '../../src/remoting/protocol/request-code.js';
 import { ResponseCode } from '../../src/remoting/protocol/response-code.js';
 import { RemotingClient } from '../../src/remoting/transport/index.js';
 import { delayOffsetStorePath } from '../../src/store/schedule/delay-offset-table.js';
-import { freeBrokerPort, slaveRefusals } from '../integration/broker/slave-support.js';
+import {
+  commitOffset,
+  createGroup,
+  createTopic,
+  freeBrokerPort,
+  slaveRefusals,
+  startLoopbackNamesrv,
+} from '../integration/broker/slave-support.js';
 import { msg } from '../unit/store/default-message-store-support.js';
 import { assertSameRefusal } from './ha-pair-support.js';
 import { type BrokerHandle, startBroker } from './harness.js';
@@ -107,49 +105,15 @@ after(async () => {
 describe('slave role against the official 4.9.8 broker', { timeout: 300_000 }, () => {
   before(
     async () => {
-      namesrv = createNamesrv({
-        listenPort: 0,
-        kvConfigPath: join(dir, 'kvConfig.json'),
-        logger: quiet,
-        settings: { listenHost: '127.0.0.1' },
-      });
-      namesrvAddr = `127.0.0.1:${(await namesrv.start()).port}`;
+      ({ namesrv, addr: namesrvAddr } = await startLoopbackNamesrv(dir));
       master = await startBroker({ namesrvAddr, brokerName: BROKER_NAME });
-      await ok(
-        master.addr,
-        createRequest(RequestCode.UPDATE_AND_CREATE_TOPIC, {
-          extFields: encodeHeader(CreateTopicRequestHeader, {
-            topic: TOPIC,
-            defaultTopic: 'TBW102',
-            readQueueNums: 4,
-            writeQueueNums: 4,
-            perm: 6,
-            topicFilterType: 'SINGLE_TAG',
-            order: false,
-          }),
-        }),
-      );
-      await ok(
-        master.addr,
-        createRequest(RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP, {
-          body: encodeSubscriptionGroupConfig(createSubscriptionGroupConfig(GROUP, { retryMaxTimes: 5 })),
-        }),
-      );
+      await ok(master.addr, createTopic(TOPIC));
+      await ok(master.addr, createGroup(GROUP, { retryMaxTimes: 5 }));
       for (const [queueId, offset] of [
         [0, 11n],
         [3, 42n],
       ] as const) {
-        await ok(
-          master.addr,
-          createRequest(RequestCode.UPDATE_CONSUMER_OFFSET, {
-            extFields: encodeHeader(UpdateConsumerOffsetRequestHeader, {
-              consumerGroup: GROUP,
-              topic: TOPIC,
-              queueId,
-              commitOffset: offset,
-            }),
-          }),
-        );
+        await ok(master.addr, commitOffset(GROUP, TOPIC, queueId, offset));
       }
       officialSlave = await startBroker({
         namesrvAddr,
@@ -295,13 +259,9 @@ describe('the official 4.9.8 slave of our master', { timeout: 300_000 }, () => {
 
   before(
     async () => {
-      ns = createNamesrv({
-        listenPort: 0,
-        kvConfigPath: join(dir, 'kvConfig-2.json'),
-        logger: quiet,
-        settings: { listenHost: '127.0.0.1' },
-      });
-      const nsAddr = `127.0.0.1:${(await ns.start()).port}`;
+      const started = await startLoopbackNamesrv(join(dir, 'ns-2'));
+      ns = started.namesrv;
+      const nsAddr = started.addr;
       ourMaster = createBroker({
         config: {
           storePathRootDir: join(dir, 'our-master'),
@@ -317,37 +277,9 @@ describe('the official 4.9.8 slave of our master', { timeout: 300_000 }, () => {
       });
       await ourMaster.start();
       const m = ourMaster.brokerAddr;
-      await ok(
-        m,
-        createRequest(RequestCode.UPDATE_AND_CREATE_TOPIC, {
-          extFields: encodeHeader(CreateTopicRequestHeader, {
-            topic: TOPIC,
-            defaultTopic: 'TBW102',
-            readQueueNums: 4,
-            writeQueueNums: 4,
-            perm: 6,
-            topicFilterType: 'SINGLE_TAG',
-            order: false,
-          }),
-        }),
-      );
-      await ok(
-        m,
-        createRequest(RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP, {
-          body: encodeSubscriptionGroupConfig(createSubscriptionGroupConfig(GROUP, { retryMaxTimes: 5 })),
-        }),
-      );
-      await ok(
-        m,
-        createRequest(RequestCode.UPDATE_CONSUMER_OFFSET, {
-          extFields: encodeHeader(UpdateConsumerOffsetRequestHeader, {
-            consumerGroup: GROUP,
-            topic: TOPIC,
-            queueId: 2,
-            commitOffset: 17n,
-          }),
-        }),
-      );
+      await ok(m, createTopic(TOPIC));
+      await ok(m, createGroup(GROUP, { retryMaxTimes: 5 }));
+      await ok(m, commitOffset(GROUP, TOPIC, 2, 17n));
       // A delayed message delivered (level 1, real time) gives the delay offset table an entry.
       const put = await ourMaster.messageStore.putMessage(msg(0, { topic: TOPIC, extra: { DELAY: '1' } }));
       assert.equal(put.putMessageStatus, 'PUT_OK');

@@ -10,41 +10,15 @@ import { once } from 'node:events';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { after, describe, test } from 'node:test';
 import { ManualClock } from '../../../src/common/clock.js';
-import { createLogger, type LogRecord } from '../../../src/common/logger.js';
-import type { DefaultMessageStore } from '../../../src/store/default-message-store.js';
+import type { Logger, LogRecord } from '../../../src/common/logger.js';
 import { encodeFrameHeader, encodeReport, FrameReader } from '../../../src/store/ha/ha-frame.js';
-import {
-  msg,
-  openStore,
-  put,
-  removeTempDirs,
-  tempDir,
-} from '../../unit/store/default-message-store-support.js';
-import { waitFor } from './ha-support.js';
+import { capturingLogger } from '../../unit/broker/helpers.js';
+import { removeTempDirs } from '../../unit/store/default-message-store-support.js';
+import { HA_STORE_FILE as FILE, haMasterStore, haSlaveStore, waitFor } from './ha-support.js';
 
-const FILE = 8 * 1024;
 const LIMIT = { timeout: 30_000 };
 
 after(() => removeTempDirs());
-
-function capture(): { records: LogRecord[]; logger: ReturnType<typeof createLogger> } {
-  const records: LogRecord[] = [];
-  return { records, logger: createLogger('test', { level: 'info', sink: (r) => records.push(r) }) };
-}
-
-async function master(
-  n: number,
-  clock: ManualClock,
-  logger = capture().logger,
-): Promise<DefaultMessageStore> {
-  const store = await openStore(
-    tempDir('rmq-ha-bad-m-'),
-    { mappedFileSizeCommitLog: FILE },
-    { clock, logger },
-  );
-  for (let i = 0; i < n; i++) await put(store, msg(i, { queueId: i % 2, body: 'y'.repeat(300) }));
-  return store;
-}
 
 async function open(port: number): Promise<Socket> {
   const socket = connect({ host: '127.0.0.1', port });
@@ -73,8 +47,8 @@ describe("the master's HA port", () => {
     LIMIT,
     async () => {
       const clock = new ManualClock();
-      const { records, logger } = capture();
-      const m = await master(60, clock, logger);
+      const { records, logger } = capturingLogger();
+      const m = await haMasterStore(60, clock, logger);
       try {
         const port = await m.haService.start({ port: 0, host: '127.0.0.1' });
         const maxBefore = m.getMaxPhyOffset();
@@ -130,8 +104,8 @@ describe("the master's HA port", () => {
     LIMIT,
     async () => {
       const clock = new ManualClock();
-      const { records, logger } = capture();
-      const m = await master(120, clock, logger);
+      const { records, logger } = capturingLogger();
+      const m = await haMasterStore(120, clock, logger);
       try {
         clock.advance(3600_000);
         await m.commitLog.deleteExpiredFile(0, 0, 0, true);
@@ -189,20 +163,32 @@ async function fakeMaster(): Promise<{
   };
 }
 
+/** A slave store following a fake master; close() stops both. */
+async function slaveOfFakeMaster(clock: ManualClock, logger: Logger) {
+  const slave = await haSlaveStore(clock, logger);
+  const fake = await fakeMaster();
+  const close = async () => {
+    slave.haService.updateMasterAddress(undefined);
+    await new Promise<void>((resolve) => fake.server.close(() => resolve()));
+    await slave.shutdown();
+  };
+  try {
+    await slave.haService.start({ port: 0, host: '127.0.0.1' });
+    slave.haService.updateMasterAddress(`127.0.0.1:${fake.port}`);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { slave, fake, close };
+}
+
 describe('the slave', () => {
   test('closes on bad frames with one log line and keeps its store intact', LIMIT, async () => {
     const clock = new ManualClock();
-    const source = await master(60, clock);
-    const { records, logger } = capture();
-    const slave = await openStore(
-      tempDir('rmq-ha-bad-s-'),
-      { mappedFileSizeCommitLog: FILE },
-      { clock, logger, brokerRole: 'SLAVE' },
-    );
-    const fake = await fakeMaster();
+    const source = await haMasterStore(60, clock);
+    const { records, logger } = capturingLogger();
+    const { slave, fake, close } = await slaveOfFakeMaster(clock, logger);
     try {
-      await slave.haService.start({ port: 0, host: '127.0.0.1' });
-      slave.haService.updateMasterAddress(`127.0.0.1:${fake.port}`);
       // A good start: the first file of a real master's log, in frames.
       let [socket, report] = await fake.next();
       assert.equal(report, 0, 'an empty slave reports 0 at once');
@@ -265,25 +251,16 @@ describe('the slave', () => {
       );
       socket.destroy();
     } finally {
-      slave.haService.updateMasterAddress(undefined);
-      await new Promise<void>((resolve) => fake.server.close(() => resolve()));
-      await slave.shutdown();
+      await close();
       await source.shutdown();
     }
   });
 
   test('drops a silent master after haHousekeepingInterval', LIMIT, async () => {
     const clock = new ManualClock();
-    const { records, logger } = capture();
-    const slave = await openStore(
-      tempDir('rmq-ha-bad-s-'),
-      { mappedFileSizeCommitLog: FILE },
-      { clock, logger, brokerRole: 'SLAVE' },
-    );
-    const fake = await fakeMaster();
+    const { records, logger } = capturingLogger();
+    const { slave, fake, close } = await slaveOfFakeMaster(clock, logger);
     try {
-      await slave.haService.start({ port: 0, host: '127.0.0.1' });
-      slave.haService.updateMasterAddress(`127.0.0.1:${fake.port}`);
       const [socket] = await fake.next();
       const gone = closedByPeer(socket);
       clock.advance(slave.config.haHousekeepingInterval + 2000);
@@ -291,9 +268,7 @@ describe('the slave', () => {
       assert.equal(closings(records).length, 1);
       assert.match(String(closings(records)[0]?.fields.reason), /nothing received from master/);
     } finally {
-      slave.haService.updateMasterAddress(undefined);
-      await new Promise<void>((resolve) => fake.server.close(() => resolve()));
-      await slave.shutdown();
+      await close();
     }
   });
 });

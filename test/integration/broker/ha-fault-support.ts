@@ -1,20 +1,46 @@
 /**
- * Pieces of the HA fault tests (and scripts/bench-ha.ts): our broker as a child process
- * (`rmq broker -c <conf>` from the build this file belongs to), so that a test can SIGKILL, SIGSTOP
- * and restart it on the same store dir; senders that keep a producer busy and record every answer;
- * and reads of a commit log from its files.
+ * Pieces of the HA fault tests (and scripts/bench-ha.ts, and the interop pairings' own brokers): our
+ * broker as a child process (`rmq broker -c <conf>` from the build this file belongs to), so that a
+ * test can SIGKILL, SIGSTOP and restart it on the same store dir; the temp dir, name server and
+ * producers of a fault test file; senders that keep a producer busy and record every answer; and
+ * reads of a commit log from its files.
  */
+import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { after } from 'node:test';
 import { rmqCommand, spawnTracked, stopped } from '../../../scripts/bench-support.js';
-import type { Producer } from '../../../src/client/index.js';
+import {
+  createProducer,
+  createPullConsumer,
+  type Producer,
+  type PullResult,
+  PullStatus,
+  type SendResult,
+  SendStatus,
+} from '../../../src/client/index.js';
 import { decodeOffsetMsgId } from '../../../src/common/message/message-id.js';
+import { quiet } from '../../unit/broker/helpers.js';
+import { startLoopbackNamesrv } from './slave-support.js';
 
 /** How long a child broker may take to print "boot success". */
 export const CHILD_BOOT_TIMEOUT_MS = 30_000;
 /** SIGTERM grace before SIGKILL when a child broker is stopped. */
 export const CHILD_STOP_GRACE_MS = 15_000;
+/** How much of a child broker's stderr logTail() gives. */
+const LOG_TAIL_CHARS = 6000;
 
 export type ConfValue = string | number | boolean;
 
@@ -26,10 +52,14 @@ export interface ChildBrokerOptions {
   config: Readonly<Record<string, ConfValue>>;
   /** Flags for the child's node. */
   nodeFlags?: readonly string[];
+  /** All it writes to stderr kept for logText(), for checks on its log; else only the tail. */
+  keepLog?: boolean;
+  /** SIGTERM grace before SIGKILL on stop() [CHILD_STOP_GRACE_MS]. */
+  stopGraceMs?: number;
 }
 
 export class ChildBroker {
-  private stderrTail = '';
+  private stderr = '';
 
   private constructor(
     private readonly child: ChildProcess,
@@ -37,7 +67,7 @@ export class ChildBroker {
     readonly options: ChildBrokerOptions,
   ) {
     child.stderr?.setEncoding('utf8').on('data', (d: string) => {
-      this.stderrTail = (this.stderrTail + d).slice(-6000);
+      this.stderr = options.keepLog ? this.stderr + d : (this.stderr + d).slice(-LOG_TAIL_CHARS);
     });
   }
 
@@ -49,9 +79,14 @@ export class ChildBroker {
     return this.child.exitCode === null && this.child.signalCode === null;
   }
 
+  /** What the broker wrote to stderr (warnings and errors, the default level); see keepLog. */
+  logText(): string {
+    return this.stderr;
+  }
+
   /** The last lines the broker wrote to stderr, for failure messages. */
   logTail(): string {
-    return this.stderrTail;
+    return this.stderr.slice(-LOG_TAIL_CHARS);
   }
 
   static async start(options: ChildBrokerOptions): Promise<ChildBroker> {
@@ -85,7 +120,10 @@ export class ChildBroker {
       await new Promise<void>((resolve, reject) => {
         let out = '';
         const timer = setTimeout(
-          () => reject(new Error(`rmq broker: no "boot success" in ${CHILD_BOOT_TIMEOUT_MS} ms`)),
+          () =>
+            reject(
+              new Error(`rmq broker: no "boot success" in ${CHILD_BOOT_TIMEOUT_MS} ms\n${broker.logTail()}`),
+            ),
           CHILD_BOOT_TIMEOUT_MS,
         );
         child.stdout?.setEncoding('utf8').on('data', (d: string) => {
@@ -102,10 +140,14 @@ export class ChildBroker {
       });
     } catch (error) {
       child.kill('SIGKILL');
-      await stopped(child, CHILD_STOP_GRACE_MS);
+      await stopped(child, broker.stopGraceMs);
       throw error;
     }
     return broker;
+  }
+
+  private get stopGraceMs(): number {
+    return this.options.stopGraceMs ?? CHILD_STOP_GRACE_MS;
   }
 
   /** The same broker again, on the same store dir and ports. */
@@ -122,12 +164,127 @@ export class ChildBroker {
     return stopped(this.child, 2 ** 31 - 1);
   }
 
+  /** SIGKILL: no flush, no unregister; resolves once the process is gone. */
+  async kill(): Promise<void> {
+    this.child.kill('SIGKILL');
+    await this.exited();
+  }
+
   /** SIGTERM (a clean shutdown), SIGKILL after the grace. A stopped process is woken first. */
   async stop(): Promise<void> {
     if (!this.running) return;
     this.child.kill('SIGCONT');
     this.child.kill('SIGTERM');
-    await stopped(this.child, CHILD_STOP_GRACE_MS);
+    await stopped(this.child, this.stopGraceMs);
+  }
+}
+
+/**
+ * What a fault test file sets up: a temp dir, and the teardown steps its tests register, run after
+ * the file in reverse order (a failing one does not stop the rest), the dir removed last.
+ */
+export class FaultScene {
+  readonly dir: string;
+  private readonly cleanups: Array<() => Promise<void>> = [];
+
+  constructor(prefix: string) {
+    this.dir = mkdtempSync(join(tmpdir(), prefix));
+    after(() => this.close());
+  }
+
+  onClose(cleanup: () => Promise<void>): void {
+    this.cleanups.push(cleanup);
+  }
+
+  private async close(): Promise<void> {
+    for (const c of this.cleanups.splice(0).reverse()) {
+      try {
+        await c();
+      } catch {
+        // Tearing down: the failure that matters was reported by the test.
+      }
+    }
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  /** Our name server, shut down with the scene; resolves with its address. */
+  async namesrv(name: string): Promise<string> {
+    const { namesrv, addr } = await startLoopbackNamesrv(join(this.dir, name));
+    this.onClose(() => namesrv.shutdown());
+    return addr;
+  }
+
+  /**
+   * A started producer of group `group`-<pid>, shut down with the scene. One try per message: an
+   * answer is about the broker it went to, and a dead master fails fast.
+   */
+  async producer(namesrvAddr: string, group: string, sendMsgTimeout?: number): Promise<Producer> {
+    const producer = createProducer({
+      producerGroup: `${group}-${process.pid}`,
+      namesrvAddr,
+      logger: quiet,
+      retryTimesWhenSendFailed: 0,
+      ...(sendMsgTimeout === undefined ? {} : { sendMsgTimeout }),
+    });
+    this.onClose(() => producer.shutdown());
+    await producer.start();
+    return producer;
+  }
+}
+
+/**
+ * Sends until one is SEND_OK and `slaveHasTopic` says the slave has the topic: the topic is made on
+ * the master by the first send, then reaches the slave by metadata sync; a SYNC_MASTER answers
+ * SEND_OK once the slave follows.
+ */
+export async function untilSlaveFollows(
+  producer: Producer,
+  topic: string,
+  slaveHasTopic: () => boolean,
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (let i = 0; ; i++) {
+    const r = await producer.send({ topic, body: faultBody(-1 - i, 50) });
+    if (r.sendStatus === SendStatus.SEND_OK && slaveHasTopic()) return;
+    assert.ok(
+      Date.now() < deadline,
+      `no SEND_OK and topic on the slave within ${timeoutMs} ms (last: ${r.sendStatus})`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Every message of `topic` a pull consumer of `group` gets from queue offset 0 of each of its queues,
+ * and how many queues the route gave it.
+ */
+export async function pullEveryQueue(
+  namesrvAddr: string,
+  group: string,
+  topic: string,
+): Promise<{ queues: number; messages: PullResult['msgFoundList'] }> {
+  const consumer = createPullConsumer({
+    consumerGroup: `${group}-${process.pid}`,
+    namesrvAddr,
+    logger: quiet,
+  });
+  await consumer.start();
+  try {
+    const queues = await consumer.fetchSubscribeMessageQueues(topic);
+    const messages: PullResult['msgFoundList'] = [];
+    for (const mq of queues) {
+      let offset = 0n;
+      for (;;) {
+        const result = await consumer.pull(mq, '*', offset, 32, { timeoutMs: 10_000 });
+        if (result.pullStatus !== PullStatus.FOUND) break;
+        messages.push(...result.msgFoundList);
+        offset = result.nextBeginOffset;
+      }
+    }
+    return { queues: queues.length, messages };
+  } finally {
+    await consumer.shutdown();
   }
 }
 
@@ -142,6 +299,31 @@ export interface SendRecord {
   queueId: number | undefined;
   queueOffset: bigint | undefined;
   error: string | undefined;
+}
+
+/** The record of a send answered with `r`. */
+export function sendRecord(index: number, startedAt: number, r: SendResult): SendRecord {
+  return {
+    index,
+    startedAt,
+    endedAt: Date.now(),
+    status: r.sendStatus,
+    msgId: r.msgId,
+    offsetMsgId: r.offsetMsgId,
+    queueId: r.messageQueue.queueId,
+    queueOffset: r.queueOffset,
+    error: undefined,
+  };
+}
+
+/** "index (queue q offset o, commit log c)" for the first `n` records, for failure messages. */
+export function describeRecords(records: readonly SendRecord[], n = 20): string {
+  const shown = records
+    .slice(0, n)
+    .map(
+      (r) => `#${r.index} (queue ${r.queueId} offset ${r.queueOffset}, msgId ${r.msgId}, ${r.offsetMsgId})`,
+    );
+  return `${records.length}: ${shown.join('; ')}${records.length > n ? '; ...' : ''}`;
 }
 
 /** The commit-log offset an offsetMsgId names. */
@@ -182,17 +364,7 @@ export class SenderPool {
       const startedAt = Date.now();
       try {
         const r = await this.producer.send({ topic: this.topic, body: faultBody(index, this.bodySize) });
-        this.records.push({
-          index,
-          startedAt,
-          endedAt: Date.now(),
-          status: r.sendStatus,
-          msgId: r.msgId,
-          offsetMsgId: r.offsetMsgId,
-          queueId: r.messageQueue.queueId,
-          queueOffset: r.queueOffset,
-          error: undefined,
-        });
+        this.records.push(sendRecord(index, startedAt, r));
       } catch (error) {
         this.records.push({
           index,

@@ -8,32 +8,27 @@
  *   message, and the slave catches up on its return to a byte-identical commit log.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { BrokerConfigOverrides } from '../../../src/broker/broker-config.js';
 import { type BrokerController, createBroker } from '../../../src/broker/broker-controller.js';
-import {
-  createProducer,
-  createPullConsumer,
-  type Producer,
-  PullStatus,
-  SendStatus,
-} from '../../../src/client/index.js';
+import { SendStatus } from '../../../src/client/index.js';
 import { MessageConst } from '../../../src/common/message/message-const.js';
-import { createNamesrv } from '../../../src/namesrv/namesrv-controller.js';
 import { quiet } from '../../unit/broker/helpers.js';
 import {
   ChildBroker,
   commitLogFileBytes,
   commitLogOffsetOf,
+  describeRecords,
+  FaultScene,
   faultBody,
   firstCommitLogFile,
   firstDifference,
+  pullEveryQueue,
   SenderPool,
   type SendRecord,
   tally,
+  untilSlaveFollows,
 } from './ha-fault-support.js';
 import { HA_BROKER_DEFAULTS, HA_FILE_SIZE, storeOf, waitFor } from './ha-support.js';
 import { freeBrokerPort } from './slave-support.js';
@@ -41,31 +36,8 @@ import { freeBrokerPort } from './slave-support.js';
 const LIMIT = { timeout: 90_000 };
 const CQ_FILE_SIZE = 60_000;
 const BROKER_NAME = 'broker-ha-faults';
-const dir = mkdtempSync(join(tmpdir(), 'rmq-ha-faults-'));
-const cleanups: Array<() => Promise<void>> = [];
-
-after(async () => {
-  for (const c of cleanups.splice(0).reverse()) {
-    try {
-      await c();
-    } catch {
-      // Tearing down: the failure that matters was reported by the test.
-    }
-  }
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function namesrv(name: string): Promise<string> {
-  const ns = createNamesrv({
-    listenPort: 0,
-    kvConfigPath: join(dir, name, 'kvConfig.json'),
-    logger: quiet,
-    settings: { listenHost: '127.0.0.1' },
-  });
-  const bound = await ns.start();
-  cleanups.push(() => ns.shutdown());
-  return `127.0.0.1:${bound.port}`;
-}
+const scene = new FaultScene('rmq-ha-faults-');
+const dir = scene.dir;
 
 async function inProcessBroker(config: BrokerConfigOverrides): Promise<BrokerController> {
   const broker = createBroker({
@@ -79,7 +51,7 @@ async function inProcessBroker(config: BrokerConfigOverrides): Promise<BrokerCon
     logger: quiet,
   });
   await broker.start();
-  cleanups.push(() => broker.shutdown());
+  scene.onClose(() => broker.shutdown());
   return broker;
 }
 
@@ -100,32 +72,12 @@ async function childBroker(
       ...config,
     },
   });
-  cleanups.push(() => broker.stop());
+  scene.onClose(() => broker.stop());
   return broker;
 }
 
-async function producer(namesrvAddr: string, name: string): Promise<Producer> {
-  const p = createProducer({
-    producerGroup: `ha-faults-${name}-${process.pid}`,
-    namesrvAddr,
-    logger: quiet,
-    // One try per message: an answer is about the broker it went to, and a dead master fails fast.
-    retryTimesWhenSendFailed: 0,
-    sendMsgTimeout: 5000,
-  });
-  cleanups.push(() => p.shutdown());
-  await p.start();
-  return p;
-}
-
-/** "index (queue q offset o, commit log c)" for the first `n` records, for failure messages. */
-function describeRecords(records: readonly SendRecord[], n = 20): string {
-  const shown = records
-    .slice(0, n)
-    .map(
-      (r) => `#${r.index} (queue ${r.queueId} offset ${r.queueOffset}, msgId ${r.msgId}, ${r.offsetMsgId})`,
-    );
-  return `${records.length}: ${shown.join('; ')}${records.length > n ? '; ...' : ''}`;
+function producer(namesrvAddr: string, name: string) {
+  return scene.producer(namesrvAddr, `ha-faults-${name}`, 5000);
 }
 
 describe('SYNC_MASTER killed under load', () => {
@@ -134,7 +86,7 @@ describe('SYNC_MASTER killed under load', () => {
     /** The master is killed after this many SEND_OKs (or the deadline below). */
     const KILL_AFTER_SEND_OK = 1500;
     const LOAD_DEADLINE_MS = 8000;
-    const namesrvAddr = await namesrv('ns-a');
+    const namesrvAddr = await scene.namesrv('ns-a');
     const master = await childBroker(namesrvAddr, join(dir, 'a-master'), {
       brokerRole: 'SYNC_MASTER',
       brokerId: 0,
@@ -148,15 +100,12 @@ describe('SYNC_MASTER killed under load', () => {
     const slaveStore = storeOf(slave);
     const topic = 'HaFaultKillMaster';
     const p = await producer(namesrvAddr, 'a');
-    // The topic is made on the master by the first send, then reaches the slave by metadata sync;
-    // sends are SEND_OK once the slave follows.
-    const warmupDeadline = Date.now() + 20_000;
-    for (let i = 0; ; i++) {
-      const r = await p.send({ topic, body: faultBody(-1 - i, 50) });
-      if (r.sendStatus === SendStatus.SEND_OK && slave.topicConfigManager.selectTopicConfig(topic)) break;
-      assert.ok(Date.now() < warmupDeadline, `no SEND_OK within 20 s (last: ${r.sendStatus})`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await untilSlaveFollows(
+      p,
+      topic,
+      () => slave.topicConfigManager.selectTopicConfig(topic) !== undefined,
+      20_000,
+    );
 
     const pool = new SenderPool(p, topic, SENDERS);
     const loadStarted = Date.now();
@@ -202,25 +151,9 @@ describe('SYNC_MASTER killed under load', () => {
 
     // Consumed from the slave: the master is gone from the route, the consumer reads from brokerId 1.
     await waitFor(() => slaveStore.dispatchBehindBytes() === 0n, 'slave dispatched every record');
-    const consumer = createPullConsumer({
-      consumerGroup: `ha-faults-cg-${process.pid}`,
-      namesrvAddr,
-      logger: quiet,
-    });
-    cleanups.push(() => consumer.shutdown());
-    await consumer.start();
-    const consumed = new Set<string>();
-    const queues = await consumer.fetchSubscribeMessageQueues(topic);
-    assert.ok(queues.length > 0, 'the slave serves the topic route');
-    for (const mq of queues) {
-      let offset = 0n;
-      for (;;) {
-        const result = await consumer.pull(mq, '*', offset, 32, { timeoutMs: 10_000 });
-        if (result.pullStatus !== PullStatus.FOUND) break;
-        for (const m of result.msgFoundList) consumed.add(m.msgId);
-        offset = result.nextBeginOffset;
-      }
-    }
+    const { queues, messages } = await pullEveryQueue(namesrvAddr, 'ha-faults-cg', topic);
+    assert.ok(queues > 0, 'the slave serves the topic route');
+    const consumed = new Set(messages.map((m) => m.msgId));
     const notConsumed = ok.filter((r) => r.msgId === undefined || !consumed.has(r.msgId));
     assert.equal(
       notConsumed.length,
@@ -242,7 +175,7 @@ interface SlavePair {
 
 /** An in-process SYNC_MASTER, a child slave, and senders at work, every send SEND_OK. */
 async function slavePairUnderLoad(name: string, master: BrokerConfigOverrides): Promise<SlavePair> {
-  const namesrvAddr = await namesrv(`ns-${name}`);
+  const namesrvAddr = await scene.namesrv(`ns-${name}`);
   const m = await inProcessBroker({
     storePathRootDir: join(dir, `${name}-master`),
     namesrvAddr,
@@ -335,7 +268,7 @@ describe('slave faults under SYNC_MASTER load', () => {
       );
 
       pair.slave = await pair.slave.restart();
-      cleanups.push(() => pair.slave.stop());
+      scene.onClose(() => pair.slave.stop());
       const back = Date.now();
       await waitFor(
         () => pair.pool.count(SendStatus.SEND_OK, back) >= 50,

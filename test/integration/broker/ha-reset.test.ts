@@ -7,32 +7,19 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { ManualClock } from '../../../src/common/clock.js';
-import { createLogger, type LogRecord } from '../../../src/common/logger.js';
 import type { DefaultMessageStore } from '../../../src/store/default-message-store.js';
-import {
-  msg,
-  openStore,
-  put,
-  removeTempDirs,
-  tempDir,
-} from '../../unit/store/default-message-store-support.js';
-import { waitFor } from './ha-support.js';
+import { capturingLogger } from '../../unit/broker/helpers.js';
+import { removeTempDirs } from '../../unit/store/default-message-store-support.js';
+import { HA_STORE_FILE as FILE, haMasterStore, haSlaveStore, waitFor } from './ha-support.js';
 
-const FILE = 8 * 1024;
 const LIMIT = { timeout: 30_000 };
 after(() => removeTempDirs());
 
 async function setUp(allowReset: boolean) {
   const clock = new ManualClock();
-  const records: LogRecord[] = [];
-  const logger = createLogger('test', { level: 'info', sink: (r) => records.push(r) });
-  const master = await openStore(tempDir('rmq-ha-reset-m-'), { mappedFileSizeCommitLog: FILE }, { clock });
-  for (let i = 0; i < 120; i++) await put(master, msg(i, { queueId: i % 2, body: 'z'.repeat(300) }));
-  const slave = await openStore(
-    tempDir('rmq-ha-reset-s-'),
-    { mappedFileSizeCommitLog: FILE, haAllowResetSlave: allowReset },
-    { clock, logger, brokerRole: 'SLAVE' },
-  );
+  const { records, logger } = capturingLogger();
+  const master = await haMasterStore(120, clock);
+  const slave = await haSlaveStore(clock, logger, { haAllowResetSlave: allowReset });
   // The slave once had the master's first file...
   const first = master.getCommitLogData(0, FILE);
   assert.ok(first !== undefined);

@@ -2,7 +2,7 @@
  * Master/slave pairs of real in-process brokers for the HA tests: our name server, a master on a
  * free port triple (VIP, main, HA = main + 1), slaves that find the master's HA address through
  * the name server, and the comparisons the tests make (commit-log bytes over the slave's range,
- * consume-queue entries).
+ * consume-queue entries). Also bare stores on a ManualClock for the tests of the HA port itself.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,10 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrokerConfigOverrides } from '../../../src/broker/broker-config.js';
 import { type BrokerController, createBroker } from '../../../src/broker/broker-controller.js';
-import { createNamesrv, type NamesrvController } from '../../../src/namesrv/namesrv-controller.js';
+import type { Clock } from '../../../src/common/clock.js';
+import type { Logger } from '../../../src/common/logger.js';
+import type { NamesrvController } from '../../../src/namesrv/namesrv-controller.js';
+import type { MessageStoreConfig } from '../../../src/store/config.js';
 import { DefaultMessageStore } from '../../../src/store/default-message-store.js';
 import { quiet } from '../../unit/broker/helpers.js';
-import { freeBrokerPort } from './slave-support.js';
+import { msg, openStore, put, tempDir } from '../../unit/store/default-message-store-support.js';
+import { freeBrokerPort, startLoopbackNamesrv } from './slave-support.js';
 
 /** Small files so a few hundred KiB of load rolls the commit log. */
 export const HA_FILE_SIZE = 256 * 1024;
@@ -30,6 +34,37 @@ export const HA_BROKER_DEFAULTS: BrokerConfigOverrides = {
   haSendHeartbeatInterval: 500,
 };
 
+/** Commit-log files of the bare-store HA tests: a few dozen messages roll them. */
+export const HA_STORE_FILE = 8 * 1024;
+
+/** A master store holding `n` messages of 300 bytes over queues 0 and 1 of TopicTest. */
+export async function haMasterStore(
+  n: number,
+  clock: Clock,
+  logger: Logger = quiet,
+): Promise<DefaultMessageStore> {
+  const store = await openStore(
+    tempDir('rmq-ha-store-m-'),
+    { mappedFileSizeCommitLog: HA_STORE_FILE },
+    { clock, logger },
+  );
+  for (let i = 0; i < n; i++) await put(store, msg(i, { queueId: i % 2, body: 'y'.repeat(300) }));
+  return store;
+}
+
+/** An empty slave store, its HA client not yet given a master. */
+export function haSlaveStore(
+  clock: Clock,
+  logger: Logger,
+  overrides: Partial<MessageStoreConfig> = {},
+): Promise<DefaultMessageStore> {
+  return openStore(
+    tempDir('rmq-ha-store-s-'),
+    { mappedFileSizeCommitLog: HA_STORE_FILE, ...overrides },
+    { clock, logger, brokerRole: 'SLAVE' },
+  );
+}
+
 export interface HAPair {
   namesrvAddr: string;
   namesrv: NamesrvController;
@@ -42,14 +77,7 @@ export interface HAPair {
 
 export async function startPair(master: BrokerConfigOverrides = {}): Promise<HAPair> {
   const dir = mkdtempSync(join(tmpdir(), 'rmq-ha-'));
-  const namesrv = createNamesrv({
-    listenPort: 0,
-    kvConfigPath: join(dir, 'ns', 'kvConfig.json'),
-    logger: quiet,
-    settings: { listenHost: '127.0.0.1' },
-  });
-  const bound = await namesrv.start();
-  const namesrvAddr = `127.0.0.1:${bound.port}`;
+  const { namesrv, addr: namesrvAddr } = await startLoopbackNamesrv(join(dir, 'ns'));
   const brokers: BrokerController[] = [];
   const masterBroker = createBroker({
     config: {

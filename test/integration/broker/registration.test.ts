@@ -17,7 +17,7 @@ import { messageBodyCrc } from '../../../src/common/message/crc32.js';
 import { encodeKVTable } from '../../../src/common/protocol/kv-table.js';
 import { decodeRegisterBrokerBody } from '../../../src/common/protocol/register-broker-body.js';
 import { createTopicConfig } from '../../../src/common/protocol/topic-config.js';
-import { createNamesrv, type NamesrvController } from '../../../src/namesrv/namesrv-controller.js';
+import type { NamesrvController } from '../../../src/namesrv/namesrv-controller.js';
 import {
   createRequest,
   createResponse,
@@ -25,7 +25,6 @@ import {
 } from '../../../src/remoting/protocol/command.js';
 import { decodeHeader, encodeHeader } from '../../../src/remoting/protocol/header-schema.js';
 import {
-  CreateTopicRequestHeader,
   QueryDataVersionResponseHeader,
   RegisterBrokerRequestHeader,
   RegisterBrokerResponseHeader,
@@ -41,6 +40,7 @@ import {
   quiet,
   TEST_ENV,
 } from '../../unit/broker/helpers.js';
+import { createTopic, startLoopbackNamesrv } from './slave-support.js';
 
 const LIMIT = { timeout: 15_000 };
 const dir = mkdtempSync(join(tmpdir(), 'rmq-broker-reg-'));
@@ -78,15 +78,9 @@ function watch(server: RemotingServer, code: number) {
 
 async function startNamesrv(): Promise<{ namesrv: NamesrvController; addr: string }> {
   count++;
-  const namesrv = createNamesrv({
-    listenPort: 0,
-    kvConfigPath: join(dir, `ns-${count}`, 'kvConfig.json'),
-    logger: quiet,
-    settings: { listenHost: '127.0.0.1' },
-  });
-  cleanups.push(() => namesrv.shutdown());
-  const bound = await namesrv.start();
-  return { namesrv, addr: `127.0.0.1:${bound.port}` };
+  const started = await startLoopbackNamesrv(join(dir, `ns-${count}`));
+  cleanups.push(() => started.namesrv.shutdown());
+  return started;
 }
 
 function newBroker(config: BrokerConfigOverrides, options: Partial<CreateBrokerOptions> = {}) {
@@ -117,19 +111,6 @@ function client(): RemotingClient {
   cleanups.push(() => c.close());
   return c;
 }
-
-const createTopic = (topic: string) =>
-  createRequest(RequestCode.UPDATE_AND_CREATE_TOPIC, {
-    extFields: encodeHeader(CreateTopicRequestHeader, {
-      topic,
-      defaultTopic: 'TBW102',
-      readQueueNums: 4,
-      writeQueueNums: 4,
-      perm: 6,
-      topicFilterType: 'SINGLE_TAG',
-      order: false,
-    }),
-  });
 
 describe('registration with our name server', () => {
   test('start registers; cluster info and routes show the broker', LIMIT, async () => {

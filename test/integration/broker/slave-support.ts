@@ -1,15 +1,20 @@
 /**
  * Pieces of the slave tests shared with the interop suite: a free port triple (VIP, main, HA) on
- * 127.0.0.1, since a slave asks for the master's topics on the master's port - 2; and the requests
- * a slave refuses, built as the official client sends them, with what upstream 4.9.8 answers.
+ * 127.0.0.1, since a slave asks for the master's topics on the master's port - 2; our name server on
+ * 127.0.0.1; the admin requests
+ * that give a master its metadata; and the requests a slave refuses, built as the official client
+ * sends them, with what upstream 4.9.8 answers.
  */
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { messageProperties2String } from '../../../src/common/message/properties.js';
 import { MessageSysFlag } from '../../../src/common/message/sysflag.js';
 import {
   createSubscriptionGroupConfig,
   encodeSubscriptionGroupConfig,
+  type SubscriptionGroupConfigFields,
 } from '../../../src/common/protocol/subscription-group-config.js';
+import { createNamesrv, type NamesrvController } from '../../../src/namesrv/namesrv-controller.js';
 import { createRequest, type RemotingCommand } from '../../../src/remoting/protocol/command.js';
 import { encodeHeader } from '../../../src/remoting/protocol/header-schema.js';
 import {
@@ -18,9 +23,11 @@ import {
   DeleteTopicRequestHeader,
   EndTransactionRequestHeader,
   SendMessageRequestHeader,
+  UpdateConsumerOffsetRequestHeader,
 } from '../../../src/remoting/protocol/headers/index.js';
 import { RequestCode } from '../../../src/remoting/protocol/request-code.js';
 import { ResponseCode } from '../../../src/remoting/protocol/response-code.js';
+import { quiet } from '../../unit/broker/helpers.js';
 
 function canBind(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -37,6 +44,54 @@ export async function freeBrokerPort(): Promise<number> {
     if ((await canBind(port - 2)) && (await canBind(port)) && (await canBind(port + 1))) return port;
   }
   throw new Error('no free broker port triple found');
+}
+
+/** Our name server in this process on a free loopback port, its kvConfig.json under `dir`. */
+export async function startLoopbackNamesrv(
+  dir: string,
+): Promise<{ namesrv: NamesrvController; addr: string }> {
+  const namesrv = createNamesrv({
+    listenPort: 0,
+    kvConfigPath: join(dir, 'kvConfig.json'),
+    logger: quiet,
+    settings: { listenHost: '127.0.0.1' },
+  });
+  const bound = await namesrv.start();
+  return { namesrv, addr: `127.0.0.1:${bound.port}` };
+}
+
+/** UPDATE_AND_CREATE_TOPIC of `topic`: 4 read and 4 write queues, readable and writable. */
+export function createTopic(topic: string): RemotingCommand {
+  return createRequest(RequestCode.UPDATE_AND_CREATE_TOPIC, {
+    extFields: encodeHeader(CreateTopicRequestHeader, {
+      topic,
+      defaultTopic: 'TBW102',
+      readQueueNums: 4,
+      writeQueueNums: 4,
+      perm: 6,
+      topicFilterType: 'SINGLE_TAG',
+      order: false,
+    }),
+  });
+}
+
+/** UPDATE_AND_CREATE_SUBSCRIPTIONGROUP of `group`. */
+export function createGroup(group: string, fields: SubscriptionGroupConfigFields = {}): RemotingCommand {
+  return createRequest(RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP, {
+    body: encodeSubscriptionGroupConfig(createSubscriptionGroupConfig(group, fields)),
+  });
+}
+
+/** UPDATE_CONSUMER_OFFSET: `group` has consumed `topic`'s queue `queueId` up to `offset`. */
+export function commitOffset(group: string, topic: string, queueId: number, offset: bigint): RemotingCommand {
+  return createRequest(RequestCode.UPDATE_CONSUMER_OFFSET, {
+    extFields: encodeHeader(UpdateConsumerOffsetRequestHeader, {
+      consumerGroup: group,
+      topic,
+      queueId,
+      commitOffset: offset,
+    }),
+  });
 }
 
 /** Upstream AdminBrokerProcessor.validateSlave's remark. */
@@ -101,18 +156,7 @@ export function slaveRefusals(topic: string, group: string): Refusal[] {
     },
     {
       what: 'UPDATE_AND_CREATE_TOPIC',
-      request: () =>
-        createRequest(RequestCode.UPDATE_AND_CREATE_TOPIC, {
-          extFields: encodeHeader(CreateTopicRequestHeader, {
-            topic: `${topic}_new`,
-            defaultTopic: 'TBW102',
-            readQueueNums: 4,
-            writeQueueNums: 4,
-            perm: 6,
-            topicFilterType: 'SINGLE_TAG',
-            order: false,
-          }),
-        }),
+      request: () => createTopic(`${topic}_new`),
       code: ResponseCode.SYSTEM_ERROR,
       remark: VALIDATE_SLAVE_REMARK,
     },
@@ -127,10 +171,7 @@ export function slaveRefusals(topic: string, group: string): Refusal[] {
     },
     {
       what: 'UPDATE_AND_CREATE_SUBSCRIPTIONGROUP',
-      request: () =>
-        createRequest(RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP, {
-          body: encodeSubscriptionGroupConfig(createSubscriptionGroupConfig(`${group}_new`)),
-        }),
+      request: () => createGroup(`${group}_new`),
       code: ResponseCode.SYSTEM_ERROR,
       remark: VALIDATE_SLAVE_REMARK,
     },

@@ -21,20 +21,13 @@ import type { Logger } from '../../../src/common/logger.js';
 import { decodeMessages } from '../../../src/common/message/stored-format.js';
 import { decodeConsumerOffsetTable } from '../../../src/common/protocol/consumer-offset-wrapper.js';
 import { decodeTopicRouteData } from '../../../src/common/protocol/route.js';
-import {
-  createSubscriptionGroupConfig,
-  encodeSubscriptionGroupConfig,
-} from '../../../src/common/protocol/subscription-group-config.js';
 import { createPushConsumer, type MessageExt } from '../../../src/index.js';
-import { createNamesrv } from '../../../src/namesrv/namesrv-controller.js';
 import { createRequest, type RemotingCommand } from '../../../src/remoting/protocol/command.js';
 import { decodeHeader, encodeHeader } from '../../../src/remoting/protocol/header-schema.js';
 import {
-  CreateTopicRequestHeader,
   GetRouteInfoRequestHeader,
   PullMessageRequestHeader,
   PullMessageResponseHeader,
-  UpdateConsumerOffsetRequestHeader,
 } from '../../../src/remoting/protocol/headers/index.js';
 import { RequestCode } from '../../../src/remoting/protocol/request-code.js';
 import { ResponseCode } from '../../../src/remoting/protocol/response-code.js';
@@ -46,7 +39,14 @@ import {
 import { capturingLogger, ManualClock, quiet, settle, TEST_ENV } from '../../unit/broker/helpers.js';
 import { until } from '../../unit/broker/store-broker.js';
 import { msg } from '../../unit/store/default-message-store-support.js';
-import { freeBrokerPort, slaveRefusals } from './slave-support.js';
+import {
+  commitOffset,
+  createGroup,
+  createTopic,
+  freeBrokerPort,
+  slaveRefusals,
+  startLoopbackNamesrv,
+} from './slave-support.js';
 
 const LIMIT = { timeout: 30_000 };
 const T0 = 1_700_000_000_000;
@@ -61,15 +61,9 @@ afterEach(async () => {
 
 async function startNamesrv(): Promise<string> {
   count++;
-  const namesrv = createNamesrv({
-    listenPort: 0,
-    kvConfigPath: join(dir, `ns-${count}`, 'kvConfig.json'),
-    logger: quiet,
-    settings: { listenHost: '127.0.0.1' },
-  });
+  const { namesrv, addr } = await startLoopbackNamesrv(join(dir, `ns-${count}`));
   cleanups.push(() => namesrv.shutdown());
-  const bound = await namesrv.start();
-  return `127.0.0.1:${bound.port}`;
+  return addr;
 }
 
 interface Node {
@@ -143,34 +137,6 @@ async function ok(c: RemotingClient, addr: string, request: RemotingCommand): Pr
   assert.equal(response.code, ResponseCode.SUCCESS, response.remark);
   return response;
 }
-
-const createTopic = (topic: string) =>
-  createRequest(RequestCode.UPDATE_AND_CREATE_TOPIC, {
-    extFields: encodeHeader(CreateTopicRequestHeader, {
-      topic,
-      defaultTopic: 'TBW102',
-      readQueueNums: 4,
-      writeQueueNums: 4,
-      perm: 6,
-      topicFilterType: 'SINGLE_TAG',
-      order: false,
-    }),
-  });
-
-const createGroup = (group: string) =>
-  createRequest(RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP, {
-    body: encodeSubscriptionGroupConfig(createSubscriptionGroupConfig(group, { retryMaxTimes: 3 })),
-  });
-
-const commitOffset = (group: string, topic: string, queueId: number, offset: bigint) =>
-  createRequest(RequestCode.UPDATE_CONSUMER_OFFSET, {
-    extFields: encodeHeader(UpdateConsumerOffsetRequestHeader, {
-      consumerGroup: group,
-      topic,
-      queueId,
-      commitOffset: offset,
-    }),
-  });
 
 const routeOf = (topic: string) =>
   createRequest(RequestCode.GET_ROUTEINFO_BY_TOPIC, {
@@ -250,7 +216,7 @@ describe('SlaveSynchronize', () => {
       const m = master.broker.brokerAddr;
 
       await ok(c, m, createTopic('SyncTopicA'));
-      await ok(c, m, createGroup('SyncGroupA'));
+      await ok(c, m, createGroup('SyncGroupA', { retryMaxTimes: 3 }));
       await ok(c, m, commitOffset('SyncGroupA', 'SyncTopicA', 0, 5n));
       await ok(c, m, commitOffset('SyncGroupA', 'SyncTopicA', 1, 7n));
       // Delay offsets: two delayed messages delivered on the master (levels 1 and 2).
@@ -396,7 +362,7 @@ describe('what a slave refuses', () => {
       const slave = await startNode('slave', { namesrvAddr });
       const c = client();
       await ok(c, master.broker.brokerAddr, createTopic('RefusedTopic'));
-      await ok(c, master.broker.brokerAddr, createGroup('RefusedGroup'));
+      await ok(c, master.broker.brokerAddr, createGroup('RefusedGroup', { retryMaxTimes: 3 }));
       await syncRound(slave, 3000);
       assert.ok(slave.broker.topicConfigManager.selectTopicConfig('RefusedTopic'));
       const before = slave.broker.topicConfigManager.encode();
