@@ -18,6 +18,7 @@ import { createLogger, type Logger } from '../common/logger.js';
 import type { StoreCheckpoint } from './checkpoint.js';
 import { DEFAULT_DISK_FULL_RETRY_INTERVAL, DiskFullGuard } from './commit-log-disk-full.js';
 import { CommitLogDispatchers } from './commit-log-dispatchers.js';
+import { CommitLogReads } from './commit-log-reads.js';
 import {
   isMappedFileMatchedRecover,
   RecordScanner,
@@ -25,7 +26,6 @@ import {
   type RecoveryResult,
   recoverFrom,
   type ScannedRecord,
-  scanRecords,
   takesQueueOffset,
 } from './commit-log-recovery.js';
 import type { ReplicaRecord } from './commit-log-replica.js';
@@ -42,7 +42,7 @@ import {
 } from './commit-log-types.js';
 import { StorePath } from './config.js';
 import { DelayLevelTable } from './delay-level.js';
-import type { CommitLogDispatcher, DispatchRequest } from './dispatch-request.js';
+import type { CommitLogDispatcher } from './dispatch-request.js';
 import { isOutOfSpace } from './file-io.js';
 import { FlushRealTimeService, type GroupCommitRequest, GroupCommitService } from './flush-service.js';
 import type { MappedFile } from './mapped-file.js';
@@ -51,12 +51,6 @@ import { encodeBatch, type PreparedBatch, prepareBatch } from './prepared-batch.
 import { PutMessageResult, PutMessageStatus } from './put-message-result.js';
 import { DEFAULT_RECOVERY_PROGRESS_INTERVAL } from './recovery-progress.js';
 import { StoreIOError } from './store-error.js';
-import {
-  type CheckedRecord,
-  checkMessageAndReturnSize as checkMessage,
-  STORE_TIMESTAMP_HEAD_SIZE,
-  storeTimestampOf,
-} from './stored-record-reader.js';
 import {
   END_FILE_MIN_BLANK_LENGTH,
   encodeBlank,
@@ -97,13 +91,11 @@ const captureResolve = (resolve: (result: PutMessageResult) => void): void => {
   capturedResolve = resolve;
 };
 
-export class CommitLog {
-  readonly mappedFileQueue: MappedFileQueue;
+export class CommitLog extends CommitLogReads {
   private readonly config: CommitLogConfig;
   private readonly clock: Clock;
   private readonly log: Logger;
   private readonly checkpoint: StoreCheckpoint | undefined;
-  private readonly delayLevels: DelayLevelTable;
   private readonly limits: PrepareLimits;
   private readonly osPageCacheBusyTimeOutMills: number;
   private readonly maxPendingBytes: number;
@@ -129,8 +121,6 @@ export class CommitLog {
   };
   private writing = false;
   private writeStartedAt = 0;
-  /** The newest written bytes, which are also the turns' write buffers. */
-  private readonly tail: CommitLogTail;
   private idleWaiters: Array<() => void> = [];
   private loaded = false;
   private ready = false;
@@ -147,9 +137,19 @@ export class CommitLog {
   private replicaWait: ((nextOffset: number) => Promise<PutMessageStatus>) | undefined;
 
   constructor(config: CommitLogConfig, options: CommitLogOptions = {}) {
+    const log = options.logger ?? createLogger('store.commitLog');
+    const maxWriteBytes = options.maxWriteBytes ?? DEFAULT_MAX_WRITE_BYTES;
+    super(
+      new MappedFileQueue(StorePath.commitLog(config.storePathRootDir), config.mappedFileSizeCommitLog, {
+        ...(options.io === undefined ? {} : { io: options.io }),
+        logger: log,
+      }),
+      new CommitLogTail(config.commitLogTailCacheBytes, Math.min(TAIL_SLAB_BYTES, maxWriteBytes + 64 * 1024)),
+      new DelayLevelTable(options.messageDelayLevel),
+    );
     this.config = config;
     this.clock = options.clock ?? systemClock;
-    this.log = options.logger ?? createLogger('store.commitLog');
+    this.log = log;
     this.diskFull = new DiskFullGuard(
       this.clock,
       this.log,
@@ -157,7 +157,6 @@ export class CommitLog {
     );
     this.dispatchers = new CommitLogDispatchers(this.log);
     this.checkpoint = options.checkpoint;
-    this.delayLevels = new DelayLevelTable(options.messageDelayLevel);
     this.limits = {
       maxMessageSize: config.maxMessageSize,
       mappedFileSize: config.mappedFileSizeCommitLog,
@@ -166,7 +165,7 @@ export class CommitLog {
     this.osPageCacheBusyTimeOutMills =
       options.osPageCacheBusyTimeOutMills ?? config.osPageCacheBusyTimeOutMills;
     this.maxPendingBytes = options.maxPendingBytes ?? DEFAULT_MAX_PENDING_BYTES;
-    this.maxWriteBytes = options.maxWriteBytes ?? DEFAULT_MAX_WRITE_BYTES;
+    this.maxWriteBytes = maxWriteBytes;
     this.checkCRCOnRecover = options.checkCRCOnRecover ?? true;
     this.parallelCrcMinBytes = options.parallelCrcMinBytes ?? DEFAULT_PARALLEL_CRC_MIN_BYTES;
     const onRecoveryProgress = options.onRecoveryProgress;
@@ -180,18 +179,6 @@ export class CommitLog {
           };
     this.asyncWrites = options.writeMode === 'async';
     this.syncFlush = config.flushDiskType === 'SYNC_FLUSH';
-    this.tail = new CommitLogTail(
-      config.commitLogTailCacheBytes,
-      Math.min(TAIL_SLAB_BYTES, this.maxWriteBytes + 64 * 1024),
-    );
-    this.mappedFileQueue = new MappedFileQueue(
-      StorePath.commitLog(config.storePathRootDir),
-      config.mappedFileSizeCommitLog,
-      {
-        ...(options.io === undefined ? {} : { io: options.io }),
-        logger: this.log,
-      },
-    );
     this.replica = new ReplicaAppender(this.mappedFileQueue, config.maxMessageSize, this.delayLevels, {
       replicaRefusal: () => this.replicaRefusal(),
       failWrites: (err) => this.failWrites(err),
@@ -697,119 +684,11 @@ export class CommitLog {
     return this.replica.dispatchedTo;
   }
 
-  // ---------------------------------------------------------------- reads
-
-  /** Upstream `getMinOffset`: start of the first file, -1 when there is none. */
-  getMinOffset(): number {
-    return this.mappedFileQueue.getMinOffset();
-  }
-
-  /** End of the written (readable) data: where the next record goes once queued appends are out. */
-  getMaxOffset(): number {
-    return this.mappedFileQueue.getMaxOffset();
-  }
-
-  /** Offset up to which the data is durable. */
-  getFlushedWhere(): number {
-    return this.mappedFileQueue.getFlushedWhere();
-  }
+  // ---------------------------------------------------------------- reads (commit-log-reads.ts)
 
   /** How long the write under way has taken so far (upstream `lockTimeMills`), 0 when none is. */
   lockTimeMills(): number {
     return this.writing ? Math.max(0, this.clock.now() - this.writeStartedAt) : 0;
-  }
-
-  /**
-   * Up to `maxSize` stored bytes from `offset`, never past the written data of its file (upstream
-   * `getData`, which returns the rest of the file). Undefined when `offset` is not readable. The
-   * buffer may be shared with other readers (see CommitLogTail): never write to it.
-   */
-  getData(offset: number, maxSize: number): Buffer | undefined {
-    const file = this.mappedFileQueue.findMappedFileByOffset(offset, offset === 0);
-    if (file === undefined) return undefined;
-    const pos = offset - file.fileFromOffset;
-    const readable = file.getReadPosition() - pos;
-    if (pos < 0 || readable <= 0) return undefined;
-    const size = Math.min(maxSize, readable);
-    return this.tail.read(offset, size) ?? file.selectMappedBuffer(pos, size);
-  }
-
-  /**
-   * getData into the caller's memory: up to `target.length` written bytes from `offset`, never past
-   * its file, read from the file; returns the count, 0 when `offset` is not readable.
-   */
-  readData(offset: number, target: Buffer): number {
-    this.tail.noteRead(offset);
-    const file = this.mappedFileQueue.findMappedFileByOffset(offset, offset === 0);
-    if (file === undefined || file.isClosed) return 0;
-    const pos = offset - file.fileFromOffset;
-    const readable = file.getReadPosition() - pos;
-    if (pos < 0 || readable <= 0) return 0;
-    return file.readInto(target, 0, Math.min(target.length, readable), pos);
-  }
-
-  /**
-   * Exactly `size` stored bytes from `offset` (upstream `getMessage`), or undefined. The buffer may be
-   * shared with other readers (see CommitLogTail): never write to it.
-   */
-  getMessage(offset: number, size: number): Buffer | undefined {
-    const file = this.mappedFileQueue.findMappedFileByOffset(offset, offset === 0);
-    if (file === undefined) return undefined;
-    const pos = offset - file.fileFromOffset;
-    if (pos < 0 || size <= 0 || pos + size > file.getReadPosition()) {
-      return file.selectMappedBuffer(pos, size);
-    }
-    return this.tail.read(offset, size) ?? file.selectMappedBuffer(pos, size);
-  }
-
-  /** Bytes of the newest log held in memory, and the lowest offset among them (-1 when none). */
-  tailCacheStats(): { bytes: number; minOffset: number } {
-    return { bytes: this.tail.size, minOffset: this.tail.minOffset };
-  }
-
-  /** Upstream `pickupStoreTimestamp`: STORETIMESTAMP of the record at `offset`, -1 if unreadable. */
-  pickupStoreTimestamp(offset: number, size: number): number {
-    if (offset < this.getMinOffset()) return -1;
-    const head = this.getMessage(offset, Math.min(size, STORE_TIMESTAMP_HEAD_SIZE));
-    const timestamp = head === undefined ? undefined : storeTimestampOf(head);
-    return timestamp === undefined ? -1 : Number(timestamp);
-  }
-
-  /** Upstream `rollNextFile`: start of the file after the one holding `offset`. */
-  rollNextFile(offset: number): number {
-    const size = this.config.mappedFileSizeCommitLog;
-    return offset + size - (offset % size);
-  }
-
-  /**
-   * Parses the record at `buf[pos]` (upstream `checkMessageAndReturnSize`): see stored-record-reader.
-   * `physicalOffset` is where the record lies in the log, `fileRemaining` the bytes of its file from there.
-   */
-  checkMessageAndReturnSize(
-    buf: Buffer,
-    pos: number,
-    physicalOffset: number,
-    fileRemaining: number,
-    checkCRC = true,
-  ): CheckedRecord {
-    return checkMessage(buf, pos, buf.length - pos, physicalOffset, fileRemaining, {
-      checkCRC,
-      buildRequest: true,
-      delayLevels: this.delayLevels,
-    });
-  }
-
-  /**
-   * Walks the records in `[fromOffset, toOffset)` (a record start up to the written end) and calls
-   * `callback` with each one's DispatchRequest — the reput that rebuilds consume queues and the index.
-   * Resolves with the offset reached. A record that fails its check there is damage: StoreCorruptionError.
-   */
-  forEachRecord(
-    fromOffset: number,
-    callback: (request: DispatchRequest) => void,
-    toOffset = this.getMaxOffset(),
-  ): number {
-    return scanRecords(this.mappedFileQueue, this.delayLevels, fromOffset, callback, toOffset);
   }
 
   // ---------------------------------------------------------------- recovery
