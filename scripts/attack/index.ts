@@ -1,0 +1,4 @@
+/** Every attack class `npm run attack` replays, in the order docs/security.md lists them. */
+import type { AttackClass } from './attack-class.js';
+
+export const ATTACK_CLASSES: readonly AttackClass[] = [];
