@@ -342,7 +342,9 @@ export class BrokerController implements BrokerContext {
       clock: this.clock,
       logger: transactionLogger,
     });
-    this.acl = config.aclEnable ? new BrokerAcl(config, this.clock, this.logger.child('acl')) : undefined;
+    this.acl = config.aclEnable
+      ? new BrokerAcl(config, this.clock, this.logger.child('acl'), this.messageStore)
+      : undefined;
     this.http = new BrokerHttpService(this, this.logger.child('http'));
     const aclAdmin = new AclAdminProcessor(this, this.acl);
     for (const server of [this.remotingServer, this.fastRemotingServer]) {

@@ -2,23 +2,43 @@
  * PlainAccessValidator.parse, the broker's part: which topics and groups each request code needs,
  * with which permission (4.9.8's table, with 5.x's fixes where 4.9.8 let a request through unchecked). Codes not listed need none (only the signature and the admin rule apply).
  * Groups are their retry topic (`%RETRY%<group>`); a missing value adds nothing, as upstream.
+ * Beyond upstream, every request that returns or copies stored messages names their topics: a
+ * message read by offset (the stored record's topics), queue locks (the group and each queue's
+ * topic); see docs/security.md.
  */
 import type { AccessRequestSource } from '../../common/acl/access-request.js';
 import { getRetryTopic, isRetryTopic, Permission } from '../../common/acl/permission.js';
 import { decodeHeartbeatData } from '../../common/protocol/heartbeat-data.js';
+import { decodeLockBatchRequestBody } from '../../common/protocol/lock-batch-body.js';
 import { decodeHeader } from '../../remoting/protocol/header-schema.js';
 import {
+  ConsumerSendMsgBackRequestHeader,
   GetConsumerListByGroupRequestHeader,
   UnregisterClientRequestHeader,
   UpdateConsumerOffsetRequestHeader,
+  ViewMessageRequestHeader,
 } from '../../remoting/protocol/headers/index.js';
 import { RequestCode } from '../../remoting/protocol/request-code.js';
+import { type StoredMessageLookup, storedMessageTopics } from './stored-topics.js';
 
 function add(into: Map<string, number>, resource: string | undefined, perm: number): void {
   if (resource !== undefined) into.set(resource, perm);
 }
 
-export function brokerAccessResources(request: AccessRequestSource): Map<string, number> | undefined {
+function addStored(
+  into: Map<string, number>,
+  store: StoredMessageLookup | undefined,
+  offset: () => bigint,
+): void {
+  if (store === undefined) return;
+  for (const topic of storedMessageTopics(store, offset()) ?? []) add(into, topic, Permission.SUB);
+}
+
+/** `store` reads the topics of a message named by offset; without it those requests name none. */
+export function brokerAccessResources(
+  request: AccessRequestSource,
+  store?: StoredMessageLookup,
+): Map<string, number> | undefined {
   const ext = request.extFields ?? {};
   const out = new Map<string, number>();
   switch (request.code) {
@@ -37,9 +57,24 @@ export function brokerAccessResources(request: AccessRequestSource): Map<string,
       add(out, topic, isRetryTopic(topic) ? Permission.SUB : Permission.PUB);
       break;
     }
-    case RequestCode.CONSUMER_SEND_MSG_BACK:
+    case RequestCode.CONSUMER_SEND_MSG_BACK: {
+      // Upstream checks the group only, so sending any offset back into one's own group and pulling
+      // its retry topic read messages of a denied topic: the stored message's topics count too.
       add(out, getRetryTopic(ext.group), Permission.SUB);
+      addStored(out, store, () => decodeHeader(ConsumerSendMsgBackRequestHeader, ext).offset);
       break;
+    }
+    case RequestCode.VIEW_MESSAGE_BY_ID: {
+      addStored(out, store, () => decodeHeader(ViewMessageRequestHeader, ext).offset);
+      break;
+    }
+    case RequestCode.LOCK_BATCH_MQ:
+    case RequestCode.UNLOCK_BATCH_MQ: {
+      const body = decodeLockBatchRequestBody(request.body);
+      add(out, getRetryTopic(body.consumerGroup), Permission.SUB);
+      for (const mq of body.mqSet) add(out, mq.topic, Permission.SUB);
+      break;
+    }
     // LITE_PULL_MESSAGE (5.x) is served by the same processor as PULL_MESSAGE: same resources.
     case RequestCode.PULL_MESSAGE:
     case RequestCode.LITE_PULL_MESSAGE:

@@ -14,13 +14,15 @@ import { PlainPermissionManager } from '../../common/platform/acl/plain-permissi
 import { needAdminPerm } from '../../remoting/protocol/admin-request-codes.js';
 import type { BrokerConfig } from '../broker-config.js';
 import { brokerAccessResources } from './access-resources.js';
+import type { StoredMessageLookup } from './stored-topics.js';
 
 export class BrokerAcl {
   readonly manager: PlainPermissionManager;
   readonly hook: AclServerHook;
   private readonly logger: Logger;
 
-  constructor(config: BrokerConfig, clock: Clock, logger: Logger) {
+  /** `store` is read for the topics of messages that requests name by commit-log offset. */
+  constructor(config: BrokerConfig, clock: Clock, logger: Logger, store?: StoredMessageLookup) {
     this.logger = logger;
     this.manager = new PlainPermissionManager({
       paths: aclPaths(config.rocketmqHome, config.aclPlainFile),
@@ -29,7 +31,11 @@ export class BrokerAcl {
       logger,
       watchInterval: config.aclFileWatchInterval,
     });
-    this.hook = new AclServerHook(this.manager, brokerAccessResources, new DenialLog({ clock, logger }));
+    this.hook = new AclServerHook(
+      this.manager,
+      (request) => brokerAccessResources(request, store),
+      new DenialLog({ clock, logger }),
+    );
   }
 
   async start(): Promise<void> {

@@ -2,10 +2,9 @@
  * mqadmin's consumerStatus: the running info of a group's consumers (GET_CONSUMER_RUNNING_INFO,
  * relayed by the broker to each client). With -i one client's info in ConsumerRunningInfo's
  * formatString layout; without, every member's, each written to `<now>/<clientId>` under the
- * current directory as upstream does, then upstream's analysis of the group.
+ * current directory as upstream does (the client id made a safe file name, see safe-file.ts), then upstream's analysis of the group.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { ConsumerRunningInfo, MQAdminExt } from '../../admin/mq-admin-ext.js';
 import type { MessageQueue } from '../../common/message/message-queue.js';
 import { ConsumerRunningInfoProp } from '../../common/protocol/consumer-running-info.js';
@@ -14,6 +13,7 @@ import type { ProcessQueueInfo } from '../../common/protocol/process-queue-info.
 import type { AdminCommand } from './command.js';
 import { fixed, left, right, toJson } from './format.js';
 import { versionDesc } from './group-commands.js';
+import { writeFileInside } from './safe-file.js';
 
 /** A push group whose first member started longer ago than this has its subscriptions compared. */
 export const SUBSCRIPTION_CHECK_AFTER_START_MS = 2 * 60 * 1000;
@@ -190,10 +190,9 @@ export const consumerStatus: AdminCommand = {
       setExitCode(1);
     });
     const clients = criTable.map(([id, info], i) => {
-      const file = `${now}/${id}`;
-      const path = join(process.cwd(), file);
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, consumerRunningInfoString(info));
+      // The client id is the consumer's own choice: a safe name inside <cwd>/<now>/.
+      const path = writeFileInside(join(process.cwd(), String(now)), id, consumerRunningInfoString(info));
+      const file = `${now}/${basename(path)}`;
       return { index: i + 1, clientId: id, version: versionDesc(versions.get(id) ?? 0), file, info };
     });
     const subscriptionSame = criTable.length === 0 ? undefined : analyzeSubscription(criTable, now);

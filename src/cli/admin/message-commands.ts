@@ -1,11 +1,11 @@
 /** mqadmin's message lookups: queryMsgByKey, queryMsgById, queryMsgByUniqueKey. */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HostAddress } from '../../common/message/host.js';
 import type { MessageExt } from '../../common/message/message.js';
 import type { AdminCommand, CommandContext } from './command.js';
 import { javaMap, left, right, timeMillisToHumanString2, toJson } from './format.js';
+import { writeFileInside } from './safe-file.js';
 
 /** Upstream's QueryResult size of queryMsgByKey. */
 export const QUERY_MSG_BY_KEY_MAX_NUM = 64;
@@ -40,9 +40,8 @@ function messageFacts(msg: MessageExt, bodyPath: string | undefined) {
 
 /** Upstream's printMsg without the consume track (see docs/operations-admin.md). */
 export function printMsg(ctx: CommandContext, msg: MessageExt, withOffsetId: boolean): void {
-  mkdirSync(MSG_BODY_DIR, { recursive: true });
-  const bodyPath = join(MSG_BODY_DIR, msg.msgId);
-  writeFileSync(bodyPath, msg.body);
+  // msgId is the producer's UNIQ_KEY: a peer's value, so it is made a safe name inside the dir.
+  const bodyPath = writeFileInside(MSG_BODY_DIR, msg.msgId, msg.body);
   if (ctx.json) {
     ctx.io.out(toJson(messageFacts(msg, bodyPath)));
     return;

@@ -1,9 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { brokerAccessResources } from '../../../../src/broker/acl/access-resources.js';
+import type { StoredMessageLookup } from '../../../../src/broker/acl/stored-topics.js';
 import { AclServerHook } from '../../../../src/common/acl/acl-server-hook.js';
 import { Permission } from '../../../../src/common/acl/permission.js';
+import { MessageExt } from '../../../../src/common/message/message.js';
+import { MessageQueue } from '../../../../src/common/message/message-queue.js';
+import { encodeMessage } from '../../../../src/common/message/stored-format.js';
 import { encodeHeartbeatData } from '../../../../src/common/protocol/heartbeat-data.js';
+import { encodeLockBatchRequestBody } from '../../../../src/common/protocol/lock-batch-body.js';
 import { RequestCode } from '../../../../src/remoting/protocol/request-code.js';
 
 const { PUB, SUB } = Permission;
@@ -108,4 +113,65 @@ test('a missing mandatory field or a broken body becomes an AclException from pa
         e.toString(),
       ),
   );
+});
+
+/** One encoded record at `offset`, and a store whose consume queue points at `cqOffset`. */
+function fakeStore(
+  topic: string,
+  offset: bigint,
+  properties: Record<string, string> = {},
+  cqOffset: bigint = offset,
+  recordOffset: bigint = offset,
+): StoredMessageLookup {
+  const ext = new MessageExt(topic, Buffer.from('secret body'));
+  for (const [k, v] of Object.entries(properties)) ext.properties.set(k, v);
+  ext.commitLogOffset = recordOffset;
+  const record = encodeMessage(ext);
+  return {
+    selectOneMessageByOffset: (o: bigint) => (o === offset ? record : undefined),
+    getCommitLogOffsetInQueue: (t: string, q: number, qo: bigint) =>
+      t === topic && q === 0 && qo === 0n ? cqOffset : -1n,
+  };
+}
+
+test('messages named by offset need SUB on their stored topics; queue locks on group and topics', () => {
+  const at = (code: number, extFields: Record<string, string>, store: StoredMessageLookup) => {
+    const r = brokerAccessResources({ code, extFields }, store);
+    return r === undefined ? undefined : Object.fromEntries(r);
+  };
+  const view = { offset: '4096' };
+  const back = { offset: '4096', group: 'CG', delayLevel: '0', unitMode: 'false' };
+  const store = fakeStore('T', 4096n);
+  assert.deepEqual(at(RequestCode.VIEW_MESSAGE_BY_ID, view, store), { T: SUB });
+  assert.deepEqual(at(RequestCode.CONSUMER_SEND_MSG_BACK, back, store), { '%RETRY%CG': SUB, T: SUB });
+  // Nothing stored there: no topic; the processor answers its own not-found.
+  assert.deepEqual(at(RequestCode.VIEW_MESSAGE_BY_ID, { offset: '8' }, store), {});
+  // A retry copy names its original topic too; a delayed message its real topic.
+  assert.deepEqual(
+    at(RequestCode.VIEW_MESSAGE_BY_ID, view, fakeStore('%RETRY%G', 4096n, { RETRY_TOPIC: 'T' })),
+    {
+      '%RETRY%G': SUB,
+      T: SUB,
+    },
+  );
+  assert.deepEqual(
+    at(RequestCode.VIEW_MESSAGE_BY_ID, view, fakeStore('SCHEDULE_TOPIC_XXXX', 4096n, { REAL_TOPIC: 'T' })),
+    { T: SUB },
+  );
+  // Bytes that frame as a record the consume queue does not point at (a forged record inside a
+  // body), or one whose stored offset is another, are refused.
+  assert.throws(() => at(RequestCode.VIEW_MESSAGE_BY_ID, view, fakeStore('T', 4096n, {}, 99n)), /no message/);
+  assert.throws(
+    () => at(RequestCode.VIEW_MESSAGE_BY_ID, view, fakeStore('T', 4096n, {}, 4096n, 5n)),
+    /no message is stored at commit-log offset 4096/,
+  );
+
+  for (const code of [RequestCode.LOCK_BATCH_MQ, RequestCode.UNLOCK_BATCH_MQ]) {
+    const body = encodeLockBatchRequestBody({
+      consumerGroup: 'CG',
+      clientId: 'c1',
+      mqSet: [new MessageQueue('T1', 'b', 0), new MessageQueue('T2', 'b', 1)],
+    });
+    assert.deepEqual(resources(code, {}, body), { '%RETRY%CG': SUB, T1: SUB, T2: SUB });
+  }
 });
