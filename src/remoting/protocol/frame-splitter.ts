@@ -14,6 +14,9 @@ import { DEFAULT_MAX_FRAME_SIZE } from './frame.js';
  */
 export type FrameHeadInspector = (head: Buffer, bodyLength: number) => boolean;
 
+/** Receives one frame's content; returning false (nothing else) stops the delivery (see push()). */
+export type FrameSink = (payload: Buffer) => unknown;
+
 /** Headers larger than this are not inspected early (the frame is buffered and delivered as usual). */
 const MAX_INSPECTED_HEADER = 64 * 1024;
 
@@ -31,40 +34,88 @@ export class FrameSplitter {
   private partsLength = 0;
   /** Total size of the frame being assembled, prefix included; -1 while the prefix is incomplete. */
   private expected = -1;
+  /** The rest of a chunk whose delivery was stopped, frames not yet split out. */
+  private held: Buffer | undefined;
+  /** The sink asked to stop at the frame continuePending() just delivered. */
+  private stopped = false;
+  /** Counts frames completed or dropped, so a reader can tell one incomplete frame from the next. */
+  private sequence = 0;
 
   constructor(maxFrameSize = DEFAULT_MAX_FRAME_SIZE, inspector?: FrameHeadInspector) {
     this.maxFrameSize = maxFrameSize;
     this.inspector = inspector;
   }
 
-  /** Bytes held for an incomplete frame. */
+  /** Bytes held for an incomplete frame, and of a chunk whose delivery was stopped. */
   get buffered(): number {
-    return this.partsLength;
+    return this.partsLength + (this.held?.length ?? 0);
+  }
+
+  /** A frame has begun and not yet completed (or, when dropped, not yet been skipped to its end). */
+  get inProgress(): boolean {
+    return this.partsLength > 0 || this.skipping > 0;
+  }
+
+  /** Delivery is stopped with bytes held back (see push()). */
+  get holding(): boolean {
+    return this.held !== undefined;
+  }
+
+  /** Changes each time a frame completes or is dropped: the same value means the same frame. */
+  get frameSequence(): number {
+    return this.sequence;
   }
 
   /**
-   * Feeds one chunk; calls `onFrame` for every frame it completes, in order. Throws
-   * RemotingCommandError on a bad length, after which the stream cannot be resynchronised.
+   * Feeds one chunk; calls `onFrame` for every frame it completes, in order. `onFrame` returning
+   * false stops the delivery: the rest of the chunk is held, unparsed, until resume(), and chunks
+   * pushed meanwhile are appended to it. Throws RemotingCommandError on a bad length, after which the
+   * stream cannot be resynchronised.
    */
-  push(input: Buffer, onFrame: (payload: Buffer) => void): void {
+  push(input: Buffer, onFrame: FrameSink): void {
+    if (this.held !== undefined) {
+      this.held = Buffer.concat([this.held, input]);
+      return;
+    }
+    this.process(input, onFrame);
+  }
+
+  /** Delivers what a stopped push() held back, as push() would; a no-op when nothing is held. */
+  resume(onFrame: FrameSink): void {
+    const held = this.held;
+    if (held === undefined) return;
+    this.held = undefined;
+    this.process(held, onFrame);
+  }
+
+  private process(input: Buffer, onFrame: FrameSink): void {
     let chunk = input;
     let pos = 0;
     if (this.skipping > 0) {
       const dropped = Math.min(this.skipping, chunk.length);
       this.skipping -= dropped;
+      if (this.skipping === 0) this.sequence++;
       if (dropped === chunk.length) return;
       chunk = chunk.subarray(dropped);
     }
     if (this.partsLength > 0) {
       pos = this.continuePending(chunk, onFrame);
       if (pos < 0) return;
+      if (this.stopped) {
+        this.hold(chunk, pos);
+        return;
+      }
     }
     // Fast path: frames lying wholly inside this chunk are emitted as views, without copying.
     while (chunk.length - pos >= 4) {
       const frameSize = this.checkLength(chunk.readInt32BE(pos));
       if (chunk.length - pos < frameSize) break;
-      onFrame(chunk.subarray(pos + 4, pos + frameSize));
+      const payload = chunk.subarray(pos + 4, pos + frameSize);
       pos += frameSize;
+      if (onFrame(payload) === false) {
+        this.hold(chunk, pos);
+        return;
+      }
     }
     if (pos < chunk.length) {
       const rest = chunk.subarray(pos);
@@ -75,8 +126,13 @@ export class FrameSplitter {
     }
   }
 
+  private hold(chunk: Buffer, pos: number): void {
+    this.stopped = false;
+    if (pos < chunk.length) this.held = chunk.subarray(pos);
+  }
+
   /** Completes the pending frame from `chunk`; returns where the chunk's unused bytes start, or -1. */
-  private continuePending(chunk: Buffer, onFrame: (payload: Buffer) => void): number {
+  private continuePending(chunk: Buffer, onFrame: FrameSink): number {
     let pos = 0;
     if (this.expected < 0) {
       const missing = 4 - this.partsLength;
@@ -101,11 +157,12 @@ export class FrameSplitter {
     this.parts.push(chunk.subarray(pos, pos + need));
     const frame = Buffer.concat(this.parts, this.expected);
     this.resetPending();
-    onFrame(frame.subarray(4));
+    this.stopped = onFrame(frame.subarray(4)) === false;
     return pos + need;
   }
 
   private resetPending(): void {
+    this.sequence++;
     this.parts = [];
     this.partsLength = 0;
     this.expected = -1;
@@ -134,7 +191,10 @@ export class FrameSplitter {
     const head = Buffer.concat(this.parts, headEnd).subarray(4);
     if (!this.inspector(head, this.expected - headEnd)) return;
     this.skipping = this.expected - this.partsLength;
+    // Still the same frame until its last byte is skipped.
+    const sequence = this.sequence;
     this.resetPending();
+    this.sequence = sequence;
   }
 
   /** Validates a length prefix; returns the whole frame size including the prefix. */

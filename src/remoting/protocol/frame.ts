@@ -5,6 +5,7 @@
  */
 import { RemotingCommandError } from '../../common/errors.js';
 import { type RemotingCommand, SerializeType } from './command.js';
+import { checkHeaderLimits, type HeaderLimits } from './header-limits.js';
 import { decodeJsonHeader, encodeJsonHeader } from './json-header.js';
 import { decodeRocketMQHeader, encodeRocketMQHeader } from './rocketmq-header.js';
 
@@ -50,9 +51,10 @@ export function encodeFrame(cmd: RemotingCommand, maxFrameSize = DEFAULT_MAX_FRA
 
 /**
  * Decodes the content of one frame, i.e. the bytes after the 4-byte total length, as the splitter
- * delivers them. Header and body are views of `payload`, not copies.
+ * delivers them. Header and body are views of `payload`, not copies. With `limits`, a header over
+ * them throws HeaderLimitError before it is parsed.
  */
-export function decodeFrame(payload: Buffer): RemotingCommand {
+export function decodeFrame(payload: Buffer, limits?: HeaderLimits): RemotingCommand {
   if (payload.length < 4) {
     throw new RemotingCommandError('frame', `${payload.length} bytes, the header length field needs 4`);
   }
@@ -67,6 +69,7 @@ export function decodeFrame(payload: Buffer): RemotingCommand {
   }
   const header = payload.subarray(4, 4 + headerLength);
   const body = payload.length > 4 + headerLength ? payload.subarray(4 + headerLength) : undefined;
+  if (limits !== undefined) checkHeaderLimits(type, header, limits);
   if (type === SerializeType.JSON) return decodeJsonHeader(header, body);
   if (type === SerializeType.ROCKETMQ) return decodeRocketMQHeader(header, body);
   throw new RemotingCommandError('frame', `unknown serialize type ${type}`);

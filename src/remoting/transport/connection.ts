@@ -8,10 +8,20 @@
 import { EventEmitter } from 'node:events';
 import { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import type { LogRateLimiter } from '../../common/log-rate-limiter.js';
 import type { Logger } from '../../common/logger.js';
-import { isResponse, type RemotingCommand, RPC_ONEWAY, RPC_TYPE_RESPONSE } from '../protocol/command.js';
+import {
+  createResponse,
+  isResponse,
+  type RemotingCommand,
+  RPC_ONEWAY,
+  RPC_TYPE_RESPONSE,
+  SerializeType,
+} from '../protocol/command.js';
 import { decodeFrame, encodeFrameHead } from '../protocol/frame.js';
 import { FrameSplitter } from '../protocol/frame-splitter.js';
+import { HeaderLimitError, headerOverLimitRemark } from '../protocol/header-limits.js';
+import { ResponseCode } from '../protocol/response-code.js';
 import { formatAddress } from './address.js';
 import {
   RemotingAbortedError,
@@ -51,7 +61,11 @@ export type BeforeBodyCheck = (
 
 /** Receives the requests a connection reads; must not throw. */
 export interface InboundRequestHandler {
-  handleRequest(connection: Connection, request: RemotingCommand): void;
+  /**
+   * Undefined when the request is done with; otherwise a promise that settles when it is (counted
+   * in the connection's requests in flight until then).
+   */
+  handleRequest(connection: Connection, request: RemotingCommand): Promise<void> | undefined | void;
   /** Offered every request whose frame spans reads, once its header is in (a server's body limits). */
   readonly checkBeforeBody?: BeforeBodyCheck | undefined;
 }
@@ -62,6 +76,8 @@ export interface ConnectionOptions {
   logger: Logger;
   /** How to name the peer when the stream is not a socket (or to override the socket's address). */
   remoteAddress?: string | undefined;
+  /** Rate limit of the lines a limit reached logs, shared by a server's connections. */
+  limitLog?: LogRateLimiter | undefined;
 }
 
 export interface ConnectionEvents {
@@ -81,6 +97,10 @@ function flushTurn(connection: Connection): void {
 
 function checkIdle(connection: Connection): void {
   connection.checkIdle();
+}
+
+function checkFrameDeadline(connection: Connection): void {
+  connection.checkFrameDeadline();
 }
 
 function describe(error: unknown): string {
@@ -104,6 +124,15 @@ export class Connection extends EventEmitter<ConnectionEvents> implements Proces
   private closeWaiters: Array<() => void> | undefined;
   private lastActivity = Date.now();
   private idleTimer: NodeJS.Timeout | undefined;
+  private readonly limitLog: LogRateLimiter | undefined;
+  /** Requests handed to the handler and not yet done with. */
+  private inFlight = 0;
+  /** A flush marker is queued; its callback re-checks whether reading may resume. */
+  private markerPending = false;
+  private deadlineTimer: NodeJS.Timeout | undefined;
+  /** When the incomplete frame (splitter sequence `frameSequence`) began; undefined when none. */
+  private frameStartedAt: number | undefined;
+  private frameSequence = -1;
 
   constructor(stream: Duplex, options: ConnectionOptions) {
     super();
@@ -111,6 +140,7 @@ export class Connection extends EventEmitter<ConnectionEvents> implements Proces
     this.settings = options.settings;
     this.handler = options.handler;
     this.logger = options.logger;
+    this.limitLog = options.limitLog;
     const socket = stream instanceof Socket ? stream : undefined;
     this.remoteAddress =
       options.remoteAddress ??
@@ -159,9 +189,14 @@ export class Connection extends EventEmitter<ConnectionEvents> implements Proces
     return this.pending.size;
   }
 
-  /** Bytes held for a frame not yet complete. */
+  /** Bytes held for a frame not yet complete (or not yet delivered while reading is paused). */
   get readBuffered(): number {
     return this.splitter.buffered;
+  }
+
+  /** The peer's requests being processed. */
+  get requestsInFlight(): number {
+    return this.inFlight;
   }
 
   /**
@@ -180,6 +215,14 @@ export class Connection extends EventEmitter<ConnectionEvents> implements Proces
     stream.write(head);
     const body = command.body;
     if (body !== undefined && body.length > 0) stream.write(body);
+    if (stream.writableLength > this.settings.writeBufferHardLimit) {
+      this.closeOverLimit(
+        'writeBufferHardLimit',
+        'write buffer over its hard limit (the peer does not read), closing connection',
+        { writableLength: stream.writableLength, limit: this.settings.writeBufferHardLimit },
+      );
+      return false;
+    }
     return true;
   }
 
@@ -242,6 +285,7 @@ export class Connection extends EventEmitter<ConnectionEvents> implements Proces
     if (this.reason !== undefined) return;
     this.reason = reason;
     if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
+    if (this.deadlineTimer !== undefined) clearTimeout(this.deadlineTimer);
     if (this.corked) {
       this.corked = false;
       this.stream.uncork();
@@ -297,29 +341,157 @@ export class Connection extends EventEmitter<ConnectionEvents> implements Proces
     this.idleTimer = setTimeout(checkIdle, Math.max(1, delayMs), this);
   }
 
+  /**
+   * Frame deadline timer callback: closes the connection when the frame in progress began more than
+   * frameDeadlineMs ago. While reading is paused by us the frame cannot complete, so its clock
+   * starts again once the timer finds it paused.
+   */
+  checkFrameDeadline(): void {
+    this.deadlineTimer = undefined;
+    if (this.reason !== undefined || this.frameStartedAt === undefined) return;
+    const deadline = this.settings.frameDeadlineMs;
+    const now = Date.now();
+    if (this.paused) this.frameStartedAt = now;
+    const age = now - this.frameStartedAt;
+    if (age < deadline) {
+      this.deadlineTimer = setTimeout(checkFrameDeadline, deadline - age, this);
+      return;
+    }
+    this.closeOverLimit('frameDeadline', 'frame not completed within its deadline, closing connection', {
+      deadlineMs: deadline,
+      buffered: this.splitter.buffered,
+    });
+  }
+
+  /** After a read: starts the deadline clock of a frame that began, stops it when none is pending. */
+  private watchFrame(): void {
+    const deadline = this.settings.frameDeadlineMs;
+    if (deadline <= 0) return;
+    if (!this.splitter.inProgress) {
+      this.frameStartedAt = undefined;
+      return;
+    }
+    const sequence = this.splitter.frameSequence;
+    if (this.frameStartedAt === undefined || sequence !== this.frameSequence) {
+      this.frameSequence = sequence;
+      this.frameStartedAt = Date.now();
+    }
+    this.deadlineTimer ??= setTimeout(checkFrameDeadline, deadline, this);
+  }
+
+  /** True while the next frame may be delivered; otherwise pauses reading and returns false. */
+  private keepReading(): boolean {
+    if (this.reason !== undefined || this.paused) return false;
+    if (
+      this.inFlight < this.settings.maxRequestsInFlight &&
+      this.stream.writableLength <= this.settings.writeBufferHighWaterMark
+    ) {
+      return true;
+    }
+    this.pauseReading();
+    return false;
+  }
+
   private pauseReading(): void {
     this.paused = true;
     this.stream.pause();
-    this.logger.debug('write buffer full, reading paused', {
+    this.logger.debug('reading paused', {
       remoteAddress: this.remoteAddress,
       writableLength: this.stream.writableLength,
+      requestsInFlight: this.inFlight,
     });
-    this.stream.write(FLUSH_MARKER, this.onMarkerFlushed);
+    if (this.stream.writableLength > this.settings.writeBufferLowWaterMark) this.awaitFlush();
     this.emit('readPaused');
   }
 
+  /** Learns when everything queued so far has been flushed: a marker's write callback. */
+  private awaitFlush(): void {
+    if (this.markerPending) return;
+    this.markerPending = true;
+    this.stream.write(FLUSH_MARKER, this.onMarkerFlushed);
+  }
+
   private readonly onMarkerFlushed = (error?: Error | null): void => {
-    if (error || this.reason !== undefined || !this.paused) return;
+    this.markerPending = false;
+    if (!error) this.tryResume();
+  };
+
+  private readonly onRequestDone = (): void => {
+    this.inFlight--;
+    if (this.paused) this.tryResume();
+  };
+
+  /** Resumes reading once requests in flight and the write buffer are both under their marks. */
+  private tryResume(): void {
+    if (!this.paused || this.reason !== undefined) return;
+    if (this.inFlight >= this.settings.maxRequestsInFlight) return;
     if (this.stream.writableLength > this.settings.writeBufferLowWaterMark) {
       // More was queued behind the marker while we waited; wait for that too.
-      this.stream.write(FLUSH_MARKER, this.onMarkerFlushed);
+      this.awaitFlush();
       return;
     }
     this.paused = false;
-    this.stream.resume();
-    this.logger.debug('write buffer drained, reading resumed', { remoteAddress: this.remoteAddress });
+    this.logger.debug('reading resumed', { remoteAddress: this.remoteAddress });
     this.emit('readResumed');
-  };
+    try {
+      this.splitter.resume(this.onFrame);
+    } catch (error) {
+      this.closeMalformed(error);
+      return;
+    }
+    if (this.paused || this.reason !== undefined) return;
+    this.stream.resume();
+    this.watchFrame();
+  }
+
+  /** Closes the connection for a limit reached, with one rate-limited warning. */
+  private closeOverLimit(limit: string, message: string, fields: Record<string, unknown>): void {
+    if (this.reason !== undefined) return;
+    this.warnLimited(limit, message, fields);
+    this.close(`${limit} reached`);
+  }
+
+  private warnLimited(limit: string, message: string, fields: Record<string, unknown>): void {
+    const dropped = this.limitLog === undefined ? 0 : this.limitLog.take(limit);
+    if (dropped === undefined) return;
+    this.logger.warn(message, {
+      remoteAddress: this.remoteAddress,
+      limit,
+      ...fields,
+      ...(dropped > 0 ? { suppressed: dropped } : {}),
+    });
+  }
+
+  /**
+   * A header over the limits was not parsed: a request whose opaque could be read is refused with
+   * MESSAGE_ILLEGAL and the connection serves on; anything else closes it.
+   */
+  private refuseHeader(error: HeaderLimitError): void {
+    const ids = error.ids;
+    if (ids === undefined || (ids.flag & RPC_TYPE_RESPONSE) !== 0) {
+      this.closeOverLimit(error.limit, 'request header over its limit, closing connection', {
+        error: error.message,
+      });
+      return;
+    }
+    this.warnLimited(error.limit, 'request header over its limit, refused', {
+      code: ids.code,
+      error: error.message,
+    });
+    if ((ids.flag & RPC_ONEWAY) !== 0) return;
+    const request: RemotingCommand = {
+      ...ids,
+      language: 'JAVA',
+      version: 0,
+      serializeType: SerializeType.JSON,
+    };
+    this.send(
+      createResponse(request, ResponseCode.MESSAGE_ILLEGAL, {
+        remark: headerOverLimitRemark(ids.code, error),
+        serializeType: SerializeType.JSON,
+      }),
+    );
+  }
 
   private readonly onData = (chunk: Buffer): void => {
     if (this.reason !== undefined) return;
@@ -328,17 +500,21 @@ export class Connection extends EventEmitter<ConnectionEvents> implements Proces
       this.splitter.push(chunk, this.onFrame);
     } catch (error) {
       this.closeMalformed(error);
+      return;
     }
+    this.watchFrame();
   };
 
-  private readonly onFrame = (payload: Buffer): void => {
-    if (this.reason !== undefined) return;
+  /** Handles one frame; false stops the splitter until reading resumes. */
+  private readonly onFrame = (payload: Buffer): boolean => {
+    if (this.reason !== undefined) return false;
     let command: RemotingCommand;
     try {
-      command = decodeFrame(payload);
+      command = decodeFrame(payload, this.settings.headerLimits);
     } catch (error) {
-      this.closeMalformed(error);
-      return;
+      if (error instanceof HeaderLimitError) this.refuseHeader(error);
+      else this.closeMalformed(error);
+      return this.keepReading();
     }
     if (isResponse(command)) {
       if (!this.pending.complete(command)) {
@@ -348,16 +524,21 @@ export class Connection extends EventEmitter<ConnectionEvents> implements Proces
           code: command.code,
         });
       }
-      return;
+      return this.keepReading();
     }
     try {
-      this.handler.handleRequest(this, command);
+      const done = this.handler.handleRequest(this, command);
+      if (done !== undefined) {
+        this.inFlight++;
+        done.then(this.onRequestDone, this.onRequestDone);
+      }
     } catch (error) {
       this.logger.error('request handler threw', {
         remoteAddress: this.remoteAddress,
         error: describe(error),
       });
     }
+    return this.keepReading();
   };
 
   /** A frame's head, its body still to come: true if `check` answered the request already. */
@@ -365,7 +546,7 @@ export class Connection extends EventEmitter<ConnectionEvents> implements Proces
     if (this.reason !== undefined) return false;
     let command: RemotingCommand;
     try {
-      command = decodeFrame(head);
+      command = decodeFrame(head, this.settings.headerLimits);
     } catch {
       // Left to the whole frame, which then fails to decode the same way and closes the connection.
       return false;

@@ -82,7 +82,8 @@ export class RequestDispatcher implements InboundRequestHandler {
     for (const hook of this.hooks) hook.doAfterResponse(remoteAddr, request, response);
   }
 
-  handleRequest(connection: Connection, request: RemotingCommand): void {
+  /** Undefined once answered (or refused) synchronously; else settles when the processor is done. */
+  handleRequest(connection: Connection, request: RemotingCommand): Promise<void> | undefined {
     const processor = this.processors.get(request.code) ?? this.defaultProcessor;
     if (processor === undefined) {
       // Answered even when the request was oneway, as upstream does (spec §11 trap 7).
@@ -98,13 +99,13 @@ export class RequestDispatcher implements InboundRequestHandler {
         remoteAddress: connection.remoteAddress,
         code: request.code,
       });
-      return;
+      return undefined;
     }
     if (this.bodyLimit !== undefined && request.body !== undefined) {
       const limit = this.bodyLimit(request.code);
       if (request.body.length > limit) {
         this.refuseBody(connection, request, limit, request.body.length);
-        return;
+        return undefined;
       }
     }
     if (processor.rejectRequest?.() === true) {
@@ -116,7 +117,7 @@ export class RequestDispatcher implements InboundRequestHandler {
           serializeType: SerializeType.JSON,
         }),
       );
-      return;
+      return undefined;
     }
     let result: ReturnType<RequestProcessor['processRequest']>;
     try {
@@ -124,16 +125,16 @@ export class RequestDispatcher implements InboundRequestHandler {
       result = processor.processRequest(connection, request);
     } catch (error) {
       this.replyError(connection, request, error);
-      return;
+      return undefined;
     }
     if (result instanceof Promise) {
-      result.then(
+      return result.then(
         (response) => this.finish(connection, request, response),
         (error: unknown) => this.replyError(connection, request, error),
       );
-    } else {
-      this.finish(connection, request, result);
     }
+    this.finish(connection, request, result);
+    return undefined;
   }
 
   private finish(

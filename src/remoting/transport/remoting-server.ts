@@ -7,6 +7,7 @@ import { EventEmitter } from 'node:events';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { RocketMQError } from '../../common/errors.js';
+import { LogRateLimiter } from '../../common/log-rate-limiter.js';
 import { createLogger, type Logger } from '../../common/logger.js';
 import { formatAddress } from './address.js';
 import { requestBodyLimit } from './body-limits.js';
@@ -56,6 +57,8 @@ export class RemotingServer extends EventEmitter<RemotingServerEvents> {
   private readonly dispatcher: RequestDispatcher;
   private readonly open = new Set<Connection>();
   private readonly acceptor: TlsAcceptor;
+  /** One line per limit reached per serverLimitLogIntervalMillis, over all connections. */
+  private readonly limitLog: LogRateLimiter;
   private server: Server | undefined;
   private closing = false;
 
@@ -64,6 +67,7 @@ export class RemotingServer extends EventEmitter<RemotingServerEvents> {
     this.settings = serverSettings(settings);
     this.logger = options.logger ?? createLogger('remoting.server');
     this.connectionSettings = serverConnectionSettings(this.settings);
+    this.limitLog = new LogRateLimiter(this.settings.serverLimitLogIntervalMillis);
     this.acceptor = new TlsAcceptor({
       settings: this.settings.tls,
       // A connection that never sends a byte is idle, as upstream's IdleStateHandler sees it.
@@ -106,6 +110,7 @@ export class RemotingServer extends EventEmitter<RemotingServerEvents> {
       handler: this.dispatcher,
       logger: this.logger,
       remoteAddress: options.remoteAddress,
+      limitLog: this.limitLog,
     });
     if (this.closing) {
       connection.close('server closed');
@@ -127,6 +132,9 @@ export class RemotingServer extends EventEmitter<RemotingServerEvents> {
       return Promise.reject(error);
     }
     const server = createServer({ noDelay: true }, (socket: Socket) => this.acceptor.accept(socket));
+    // Node closes a socket accepted past this at once (TLS handshakes in progress count too).
+    server.maxConnections = this.settings.serverMaxConnections;
+    server.on('drop', this.onDrop);
     this.server = server;
     return new Promise<BoundAddress>((resolve, reject) => {
       const onError = (error: Error) => {
@@ -149,6 +157,19 @@ export class RemotingServer extends EventEmitter<RemotingServerEvents> {
       );
     });
   }
+
+  private readonly onDrop = (data?: { remoteAddress?: string; remotePort?: number }): void => {
+    const dropped = this.limitLog.take('serverMaxConnections');
+    if (dropped === undefined) return;
+    this.logger.warn('connection limit reached, new connection closed', {
+      remoteAddress:
+        data?.remoteAddress === undefined
+          ? 'unknown'
+          : formatAddress(data.remoteAddress, data.remotePort ?? 0),
+      limit: this.settings.serverMaxConnections,
+      ...(dropped > 0 ? { suppressed: dropped } : {}),
+    });
+  };
 
   /** Stops listening, closes every connection, and resolves when all of them are closed. */
   async close(): Promise<void> {

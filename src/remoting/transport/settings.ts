@@ -5,6 +5,7 @@
 import { ValidationError } from '../../common/errors.js';
 import { SerializeType } from '../protocol/command.js';
 import { DEFAULT_MAX_FRAME_SIZE } from '../protocol/frame.js';
+import type { HeaderLimits } from '../protocol/header-limits.js';
 import { DEFAULT_REQUEST_BODY_MAX_SIZE, DEFAULT_REQUEST_BODY_MAX_SIZE_BY_CODE } from './body-limits.js';
 import {
   DEFAULT_TLS_SERVER_SETTINGS,
@@ -29,6 +30,14 @@ export interface ConnectionSettings {
   defaultInvokeTimeoutMs: number;
   /** Close the connection when an invoke times out (a silent peer is presumed dead). */
   closeOnInvokeTimeout: boolean;
+  /** Reading stops while this many of the peer's requests are being processed; Infinity never. */
+  maxRequestsInFlight: number;
+  /** Close the connection once more than this many bytes wait to be written; Infinity never. */
+  writeBufferHardLimit: number;
+  /** Close the connection when a frame begun this long ago has not completed, ms; 0 never. */
+  frameDeadlineMs: number;
+  /** Bounds on a request's header, checked before it is parsed; undefined for none. */
+  headerLimits: HeaderLimits | undefined;
 }
 
 export interface RemotingServerSettings {
@@ -57,6 +66,38 @@ export interface RemotingServerSettings {
    * message-carrying codes and REGISTER_BROKER the frame limit.
    */
   requestBodyMaxSizeByCode: Readonly<Record<number, number>>;
+  /**
+   * Requests of one connection processed at once (handed to a processor, not yet answered; a pull
+   * parked by long polling counts until it is parked): at this many the server stops reading the
+   * connection until one is answered. Our setting [256]: upstream bounds only its thread pools' queues.
+   */
+  serverMaxRequestsInFlight: number;
+  /**
+   * Bytes waiting to be written on one connection past which it is closed, with one log line: a peer
+   * that sends requests and does not read the answers. Reading stops at writeBufferHighWaterMark
+   * long before; this bounds what requests already in processing add after that. Our setting
+   * [64 MiB]; at least maxFrameSize.
+   */
+  serverWriteBufferHardLimit: number;
+  /** Connections open at once; one more is closed as soon as it is accepted. Our setting [10000]. */
+  serverMaxConnections: number;
+  /**
+   * ms a frame may take from its first byte to its last; past it the connection is closed, so a
+   * frame sent a byte at a time, or held one byte short, holds its buffer no longer than this.
+   * 0 disables. Time the server itself stops reading (write buffer full) does not count. Our
+   * setting [30 s]: upstream has only the idle timeout, which a byte a second keeps from firing.
+   */
+  serverFrameDeadlineMillis: number;
+  /**
+   * Largest request header, bytes, checked before it is parsed; a larger one is refused with
+   * MESSAGE_ILLEGAL (or the connection closed when its opaque cannot be read). Our setting [4 MiB];
+   * the official 4.9 clients' largest is measured in docs/broker-limits.md.
+   */
+  serverHeaderMaxSize: number;
+  /** Most extFields entries a request header may carry, counted before it is parsed. Ours [1024]. */
+  serverHeaderMaxExtFields: number;
+  /** A limit reached logs at most one line per limit per this interval, ms. Ours [1 s]. */
+  serverLimitLogIntervalMillis: number;
   /** TLS on the listen port (upstream's TlsSystemConfig server keys); overrides merge over the defaults. */
   tls: Readonly<TlsServerSettings>;
 }
@@ -92,6 +133,13 @@ export const DEFAULT_REMOTING_SERVER_SETTINGS: Readonly<RemotingServerSettings> 
   defaultInvokeTimeoutMs: 3000,
   requestBodyMaxSize: DEFAULT_REQUEST_BODY_MAX_SIZE,
   requestBodyMaxSizeByCode: DEFAULT_REQUEST_BODY_MAX_SIZE_BY_CODE,
+  serverMaxRequestsInFlight: 256,
+  serverWriteBufferHardLimit: 64 * 1024 * 1024,
+  serverMaxConnections: 10_000,
+  serverFrameDeadlineMillis: 30_000,
+  serverHeaderMaxSize: 4 * 1024 * 1024,
+  serverHeaderMaxExtFields: 1024,
+  serverLimitLogIntervalMillis: 1000,
   tls: DEFAULT_TLS_SERVER_SETTINGS,
 });
 
@@ -143,6 +191,16 @@ export function serverSettings(overrides: RemotingServerOverrides = {}): Remotin
       'RemotingServerSettings.writeBufferLowWaterMark exceeds writeBufferHighWaterMark',
     );
   }
+  if (s.serverWriteBufferHardLimit < Math.max(s.writeBufferHighWaterMark, s.maxFrameSize)) {
+    throw new ValidationError(
+      'RemotingServerSettings.serverWriteBufferHardLimit must be at least writeBufferHighWaterMark and maxFrameSize',
+    );
+  }
+  if (s.serverMaxRequestsInFlight < 1 || s.serverMaxConnections < 1) {
+    throw new ValidationError(
+      'RemotingServerSettings.serverMaxRequestsInFlight and serverMaxConnections must be >= 1',
+    );
+  }
   return s;
 }
 
@@ -167,12 +225,18 @@ export function serverConnectionSettings(s: RemotingServerSettings): ConnectionS
     maxPendingRequests: s.maxPendingRequests,
     defaultInvokeTimeoutMs: s.defaultInvokeTimeoutMs,
     closeOnInvokeTimeout: false,
+    maxRequestsInFlight: s.serverMaxRequestsInFlight,
+    writeBufferHardLimit: s.serverWriteBufferHardLimit,
+    frameDeadlineMs: s.serverFrameDeadlineMillis,
+    headerLimits: { maxHeaderSize: s.serverHeaderMaxSize, maxExtFields: s.serverHeaderMaxExtFields },
   };
 }
 
 /**
  * A client never stops reading: if both ends paused on a full write buffer, each would wait for the
- * other to read and neither would. Its writes are bounded by maxPendingRequests instead.
+ * other to read and neither would. Its writes are bounded by maxPendingRequests instead. The other
+ * per-connection limits are the server's defence against its peers and stay off here, so that a
+ * consumer receiving large pull responses over a slow link is never cut.
  */
 export function clientConnectionSettings(s: RemotingClientSettings): ConnectionSettings {
   return {
@@ -183,5 +247,9 @@ export function clientConnectionSettings(s: RemotingClientSettings): ConnectionS
     maxPendingRequests: s.maxPendingRequests,
     defaultInvokeTimeoutMs: s.defaultInvokeTimeoutMs,
     closeOnInvokeTimeout: s.clientCloseSocketIfTimeout,
+    maxRequestsInFlight: Number.POSITIVE_INFINITY,
+    writeBufferHardLimit: Number.POSITIVE_INFINITY,
+    frameDeadlineMs: 0,
+    headerLimits: undefined,
   };
 }
