@@ -32,8 +32,11 @@ export {
   DEFAULT_PULL_CONSUMER_OPTIONS,
   type PullConsumerOptions,
 } from './consumer/pull-consumer/pull-consumer-options.js';
-export { createPushConsumer, type PushConsumer } from './consumer/push-consumer.js';
-export { DEFAULT_PUSH_CONSUMER_OPTIONS, type PushConsumerOptions } from './consumer/push-consumer-options.js';
+export { createPushConsumer, type PushConsumer } from './consumer/push/push-consumer.js';
+export {
+  DEFAULT_PUSH_CONSUMER_OPTIONS,
+  type PushConsumerOptions,
+} from './consumer/push/push-consumer-options.js';
 export {
   AllocateMachineRoomNearby,
   AllocateMessageQueueAveragely,

@@ -6,57 +6,57 @@
  * the offset store.
  */
 import { setMaxListeners } from 'node:events';
-import type { Clock, TimerHandle } from '../../common/clock.js';
-import { MixAll } from '../../common/constants.js';
-import { ValidationError } from '../../common/errors.js';
-import type { Logger } from '../../common/logger.js';
-import type { MessageExt } from '../../common/message/message.js';
-import { MessageConst } from '../../common/message/message-const.js';
-import { MessageQueue } from '../../common/message/message-queue.js';
-import { encodeConsumeMessageDirectlyResult } from '../../common/protocol/consume-message-directly-result.js';
-import type { ConsumeStatus } from '../../common/protocol/consume-status.js';
-import { encodeConsumerRunningInfo } from '../../common/protocol/consumer-running-info.js';
-import { ConsumeFromWhere, ConsumeType, type MessageModel } from '../../common/protocol/heartbeat-data.js';
-import type { SubscriptionData } from '../../common/protocol/subscription-data.js';
-import { build as buildSubscription } from '../../filter/filter-api.js';
-import { ResponseCode } from '../../remoting/protocol/response-code.js';
+import type { Clock, TimerHandle } from '../../../common/clock.js';
+import { MixAll } from '../../../common/constants.js';
+import { ValidationError } from '../../../common/errors.js';
+import type { Logger } from '../../../common/logger.js';
+import type { MessageExt } from '../../../common/message/message.js';
+import { MessageConst } from '../../../common/message/message-const.js';
+import { MessageQueue } from '../../../common/message/message-queue.js';
+import { encodeConsumeMessageDirectlyResult } from '../../../common/protocol/consume-message-directly-result.js';
+import type { ConsumeStatus } from '../../../common/protocol/consume-status.js';
+import { encodeConsumerRunningInfo } from '../../../common/protocol/consumer-running-info.js';
+import { ConsumeFromWhere, ConsumeType, type MessageModel } from '../../../common/protocol/heartbeat-data.js';
+import type { SubscriptionData } from '../../../common/protocol/subscription-data.js';
+import { build as buildSubscription } from '../../../filter/filter-api.js';
+import { ResponseCode } from '../../../remoting/protocol/response-code.js';
 import {
   type ClientConfig,
   resolveClientConfig,
   withNamespaceOf,
   withoutNamespaceOf,
-} from '../client-config.js';
-import { ClientStateError, errorText, MQClientError } from '../errors.js';
-import type { InnerProducer, MQConsumerInner } from '../instance/inner.js';
-import type { MQAdminImpl } from '../instance/mq-admin-impl.js';
-import type { CallOptions } from '../instance/mq-client-api.js';
-import type { MQClientInstance, ServiceState } from '../instance/mq-client-instance.js';
-import { getOrCreateMQClientInstance } from '../instance/mq-client-manager.js';
-import { NamespacedAdmin } from '../mq-admin.js';
-import type { ConsumeMessageHook } from './consume/consume-hooks.js';
-import { ConsumeMessageConcurrentlyService } from './consume/consume-message-concurrently-service.js';
+} from '../../client-config.js';
+import { ClientStateError, errorText, MQClientError } from '../../errors.js';
+import type { InnerProducer, MQConsumerInner } from '../../instance/inner.js';
+import type { MQAdminImpl } from '../../instance/mq-admin-impl.js';
+import type { CallOptions } from '../../instance/mq-client-api.js';
+import type { MQClientInstance, ServiceState } from '../../instance/mq-client-instance.js';
+import { getOrCreateMQClientInstance } from '../../instance/mq-client-manager.js';
+import { NamespacedAdmin } from '../../mq-admin.js';
+import type { ConsumeMessageHook } from '../consume/consume-hooks.js';
+import { ConsumeMessageConcurrentlyService } from '../consume/consume-message-concurrently-service.js';
 import {
   ConsumeMessageOrderlyService,
   type OrderlyConsumeHost,
-} from './consume/consume-message-orderly-service.js';
-import type { ConsumeMessageService } from './consume/consume-message-service.js';
-import type { MessageListener } from './listener.js';
-import type { OffsetStore } from './offset/offset-store.js';
-import { PullAPIWrapper } from './pull/pull-api-wrapper.js';
-import { type PullMessageHost, PullMessageService } from './pull/pull-message-service.js';
-import type { PullRequest } from './pull/pull-request.js';
+} from '../consume/consume-message-orderly-service.js';
+import type { ConsumeMessageService } from '../consume/consume-message-service.js';
+import type { MessageListener } from '../listener.js';
+import type { OffsetStore } from '../offset/offset-store.js';
+import { PullAPIWrapper } from '../pull/pull-api-wrapper.js';
+import { type PullMessageHost, PullMessageService } from '../pull/pull-message-service.js';
+import type { PullRequest } from '../pull/pull-request.js';
+import { AllocateMessageQueueAveragely } from '../rebalance/allocate/averagely.js';
+import { RebalanceImpl, rebalanceHostOf } from '../rebalance/rebalance-impl.js';
+import { RebalancePushAdapter } from '../rebalance/rebalance-push-adapter.js';
+import { innerProducerOf, sendMessageBack } from '../send-message-back.js';
+import { buildConsumerRunningInfo } from '../stats/consumer-running-info-builder.js';
+import type { ConsumerStatsRecorder } from '../stats/consumer-stats-recorder.js';
+import { type SubscriptionExpression, subscriptionDataOf } from '../subscription-expression.js';
 import {
   type PushConsumerOptions,
   type ResolvedPushConsumerOptions,
   resolvePushConsumerOptions,
 } from './push-consumer-options.js';
-import { AllocateMessageQueueAveragely } from './rebalance/allocate/averagely.js';
-import { RebalanceImpl, rebalanceHostOf } from './rebalance/rebalance-impl.js';
-import { RebalancePushAdapter } from './rebalance/rebalance-push-adapter.js';
-import { innerProducerOf, sendMessageBack } from './send-message-back.js';
-import { buildConsumerRunningInfo } from './stats/consumer-running-info-builder.js';
-import type { ConsumerStatsRecorder } from './stats/consumer-stats-recorder.js';
-import { type SubscriptionExpression, subscriptionDataOf } from './subscription-expression.js';
 
 export type OffsetStoreFactory = (
   kind: 'remote' | 'local',
