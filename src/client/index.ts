@@ -14,7 +14,6 @@ export {
   type MessageListenerConcurrently,
   type MessageListenerOrderly,
 } from './consumer/listener.js';
-export type { MessageQueueListener } from './consumer/lite/default-lite-pull-consumer-impl.js';
 export {
   createLitePullConsumer,
   type LitePullConsumer,
@@ -25,6 +24,7 @@ export {
   type LitePullConsumerOptions,
 } from './consumer/lite/lite-pull-consumer-options.js';
 export type { TopicMessageQueueChangeListener } from './consumer/lite/message-queue-change-monitor.js';
+export type { MessageQueueListener } from './consumer/message-queue-listener.js';
 export { type PullResult, PullStatus } from './consumer/pull/pull-result.js';
 export type { PullCallOptions } from './consumer/pull-consumer/default-mq-pull-consumer-impl.js';
 export { createPullConsumer, type PullConsumer } from './consumer/pull-consumer/pull-consumer.js';

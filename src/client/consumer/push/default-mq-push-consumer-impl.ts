@@ -5,34 +5,19 @@
  * messages cached in the queue's ProcessQueue and handed to the consume service; progress goes to
  * the offset store.
  */
-import { setMaxListeners } from 'node:events';
-import type { Clock, TimerHandle } from '../../../common/clock.js';
+import type { TimerHandle } from '../../../common/clock.js';
 import { MixAll } from '../../../common/constants.js';
 import { ValidationError } from '../../../common/errors.js';
-import type { Logger } from '../../../common/logger.js';
 import type { MessageExt } from '../../../common/message/message.js';
 import { MessageConst } from '../../../common/message/message-const.js';
 import { MessageQueue } from '../../../common/message/message-queue.js';
 import { encodeConsumeMessageDirectlyResult } from '../../../common/protocol/consume-message-directly-result.js';
-import type { ConsumeStatus } from '../../../common/protocol/consume-status.js';
-import { encodeConsumerRunningInfo } from '../../../common/protocol/consumer-running-info.js';
-import { ConsumeFromWhere, ConsumeType, type MessageModel } from '../../../common/protocol/heartbeat-data.js';
-import type { SubscriptionData } from '../../../common/protocol/subscription-data.js';
+import { ConsumeFromWhere } from '../../../common/protocol/heartbeat-data.js';
 import { build as buildSubscription } from '../../../filter/filter-api.js';
 import { ResponseCode } from '../../../remoting/protocol/response-code.js';
-import {
-  type ClientConfig,
-  resolveClientConfig,
-  withNamespaceOf,
-  withoutNamespaceOf,
-} from '../../client-config.js';
-import { ClientStateError, errorText, MQClientError } from '../../errors.js';
-import type { InnerProducer, MQConsumerInner } from '../../instance/inner.js';
-import type { MQAdminImpl } from '../../instance/mq-admin-impl.js';
-import type { CallOptions } from '../../instance/mq-client-api.js';
-import type { MQClientInstance, ServiceState } from '../../instance/mq-client-instance.js';
-import { getOrCreateMQClientInstance } from '../../instance/mq-client-manager.js';
-import { NamespacedAdmin } from '../../mq-admin.js';
+import { withNamespaceOf, withoutNamespaceOf } from '../../client-config.js';
+import { errorText, MQClientError } from '../../errors.js';
+import type { InnerProducer } from '../../instance/inner.js';
 import type { ConsumeMessageHook } from '../consume/consume-hooks.js';
 import { ConsumeMessageConcurrentlyService } from '../consume/consume-message-concurrently-service.js';
 import {
@@ -40,37 +25,24 @@ import {
   type OrderlyConsumeHost,
 } from '../consume/consume-message-orderly-service.js';
 import type { ConsumeMessageService } from '../consume/consume-message-service.js';
+import {
+  ConsumerCore,
+  type OffsetStoreFactory,
+  type RunningInfoParts,
+  type StatsFactory,
+} from '../consumer-core.js';
 import type { MessageListener } from '../listener.js';
-import type { OffsetStore } from '../offset/offset-store.js';
-import { PullAPIWrapper } from '../pull/pull-api-wrapper.js';
 import { type PullMessageHost, PullMessageService } from '../pull/pull-message-service.js';
 import type { PullRequest } from '../pull/pull-request.js';
-import { AllocateMessageQueueAveragely } from '../rebalance/allocate/averagely.js';
-import { RebalanceImpl, rebalanceHostOf } from '../rebalance/rebalance-impl.js';
+import type { RebalanceAdapter } from '../rebalance/rebalance-impl.js';
 import { RebalancePushAdapter } from '../rebalance/rebalance-push-adapter.js';
-import { innerProducerOf, sendMessageBack } from '../send-message-back.js';
-import { buildConsumerRunningInfo } from '../stats/consumer-running-info-builder.js';
-import type { ConsumerStatsRecorder } from '../stats/consumer-stats-recorder.js';
+import { innerProducerOf } from '../send-message-back.js';
 import { type SubscriptionExpression, subscriptionDataOf } from '../subscription-expression.js';
 import {
   type PushConsumerOptions,
   type ResolvedPushConsumerOptions,
   resolvePushConsumerOptions,
 } from './push-consumer-options.js';
-
-export type OffsetStoreFactory = (
-  kind: 'remote' | 'local',
-  context: { instance: MQClientInstance; group: string; dir: string | undefined },
-) => OffsetStore;
-
-/** The consumer's stats: what the paths record and what running info reads. */
-export type ConsumerStats = ConsumerStatsRecorder & {
-  start(): void;
-  shutdown(): void;
-  consumeStatus(group: string, topic: string): ConsumeStatus;
-};
-
-export type StatsFactory = (clock: Clock) => ConsumerStats;
 
 /** Upstream's yyyyMMddHHmmss of consumeTimestamp, in local time. */
 function formatConsumeTimestamp(ms: number): string {
@@ -79,132 +51,51 @@ function formatConsumeTimestamp(ms: number): string {
   return `${d.getFullYear()}${two(d.getMonth() + 1)}${two(d.getDate())}${two(d.getHours())}${two(d.getMinutes())}${two(d.getSeconds())}`;
 }
 
-export class DefaultMQPushConsumerImpl implements MQConsumerInner, OrderlyConsumeHost, PullMessageHost {
-  readonly options: ResolvedPushConsumerOptions;
-  readonly consumerGroup: string;
-  readonly clock: Clock;
-  readonly logger: Logger;
+export class DefaultMQPushConsumerImpl
+  extends ConsumerCore<ResolvedPushConsumerOptions>
+  implements OrderlyConsumeHost, PullMessageHost
+{
   readonly hooks: ConsumeMessageHook[] = [];
-  readonly rebalance: RebalanceImpl;
-  readonly stats: ConsumerStats;
-  readonly queries: NamespacedAdmin;
   /** The pull loop of the queues held. */
   readonly pullMessageService: PullMessageService;
-  private readonly config: ClientConfig;
-  private readonly offsetStoreFactory: OffsetStoreFactory;
-  private readonly shutdownController = new AbortController();
   private listener: MessageListener | undefined;
-  private state: ServiceState = 'CREATE_JUST';
   private paused = false;
-  private clientInstance: MQClientInstance | undefined;
-  private store: OffsetStore | undefined;
-  private pullWrapper: PullAPIWrapper | undefined;
   private consumeService: ConsumeMessageService | undefined;
   private consumeOrderly = false;
-  private stopping: Promise<void> | undefined;
   private lockRetryTimer: TimerHandle | undefined;
-  private readonly startTimestamp: number;
-  private readonly pushAdapter: RebalancePushAdapter;
 
   constructor(
     options: PushConsumerOptions,
     offsetStoreFactory: OffsetStoreFactory,
     statsFactory: StatsFactory,
   ) {
-    this.config = resolveClientConfig(options, options.messageModel !== 'BROADCASTING');
-    this.clock = this.config.clock;
-    this.startTimestamp = this.clock.now();
-    this.options = resolvePushConsumerOptions(options, this.clock.now());
-    this.consumerGroup = withNamespaceOf(this.config, this.options.consumerGroup);
-    this.logger = this.config.logger.child('consumer');
-    this.offsetStoreFactory = offsetStoreFactory;
-    this.stats = statsFactory(this.clock);
-    setMaxListeners(0, this.shutdownController.signal);
-    this.pullMessageService = new PullMessageService(this, this.shutdownController.signal);
-    this.pushAdapter = new RebalancePushAdapter(this);
-    const strategy =
-      this.options.allocateMessageQueueStrategy ?? new AllocateMessageQueueAveragely({ logger: this.logger });
-    this.rebalance = new RebalanceImpl(
-      {
-        consumerGroup: this.consumerGroup,
-        messageModel: this.options.messageModel,
-        strategy,
-        processQueue: {
-          lockMaxLiveTime: this.options.lockMaxLiveTime,
-          pullMaxIdleTime: this.options.pullMaxIdleTime,
-        },
-      },
-      rebalanceHostOf(() => this.instance),
-      this.pushAdapter,
-      this.clock,
-      this.logger.child('rebalance'),
-    );
-    this.queries = new NamespacedAdmin(this.config, () => {
-      this.makeSureStateOK();
-      return this.instance.admin;
+    super(options, {
+      kind: 'PushConsumer',
+      loggerName: 'consumer',
+      resolve: (now) => resolvePushConsumerOptions(options, now),
+      processQueue: (o) => ({ lockMaxLiveTime: o.lockMaxLiveTime, pullMaxIdleTime: o.pullMaxIdleTime }),
+      offsetStoreFactory,
+      statsFactory,
     });
+    this.pullMessageService = new PullMessageService(this, this.shutdownController.signal);
+  }
+
+  protected createRebalanceAdapter(): RebalanceAdapter {
+    return new RebalancePushAdapter(this);
   }
 
   // What the parts read
 
-  get instance(): MQClientInstance {
-    if (this.clientInstance === undefined)
-      throw new ClientStateError('PushConsumer', this.state, { group: this.consumerGroup });
-    return this.clientInstance;
-  }
-
-  get offsetStore(): OffsetStore {
-    if (this.store === undefined)
-      throw new ClientStateError('PushConsumer', this.state, { group: this.consumerGroup });
-    return this.store;
-  }
-
-  get admin(): MQAdminImpl {
-    return this.instance.admin;
-  }
-
-  messageModel(): MessageModel {
-    return this.options.messageModel;
-  }
-
-  get namespace(): string | undefined {
-    return this.config.namespace;
-  }
-
-  get clientConfig(): ClientConfig {
-    return this.config;
-  }
-
-  get serviceState(): ServiceState {
-    return this.state;
-  }
-
-  get startedAt(): number {
-    return this.startTimestamp;
-  }
-
   get consumeMessageService(): ConsumeMessageService | undefined {
     return this.consumeService;
-  }
-
-  get pullAPIWrapper(): PullAPIWrapper | undefined {
-    return this.pullWrapper;
   }
 
   isConsumeOrderly(): boolean {
     return this.consumeOrderly;
   }
 
-  isRunning(): boolean {
-    return this.state === 'RUNNING';
-  }
-
   isPaused(): boolean {
     return this.paused;
-  }
-
-  apiCallOptions(): CallOptions {
-    return this.instance.apiCallOptions(this.shutdownController.signal);
   }
 
   maxReconsumeTimes(): number {
@@ -214,7 +105,7 @@ export class DefaultMQPushConsumerImpl implements MQConsumerInner, OrderlyConsum
   }
 
   sendHeartbeat(): void {
-    void this.clientInstance?.sendHeartbeatToAllBrokerWithLock();
+    void this.startedInstance?.sendHeartbeatToAllBrokerWithLock();
   }
 
   // Configuration before start
@@ -231,8 +122,7 @@ export class DefaultMQPushConsumerImpl implements MQConsumerInner, OrderlyConsum
         -1,
       );
     }
-    if (this.state !== 'CREATE_JUST')
-      throw new ClientStateError('PushConsumer', `${this.state}, the listener is set before start`);
+    if (this.state !== 'CREATE_JUST') throw this.stateError('the listener is set before start');
     this.listener = listener;
   }
 
@@ -266,16 +156,9 @@ export class DefaultMQPushConsumerImpl implements MQConsumerInner, OrderlyConsum
 
   // Lifecycle
 
-  async start(): Promise<void> {
-    if (this.state !== 'CREATE_JUST') {
-      throw new ClientStateError('PushConsumer', `${this.state}, maybe started once`, {
-        group: this.consumerGroup,
-      });
-    }
-    const listener = this.listener;
-    if (listener === undefined)
+  protected override prepareStart(): void {
+    if (this.listener === undefined)
       throw new MQClientError('messageListener is null', undefined, { group: this.consumerGroup });
-    this.state = 'START_FAILED';
     if (this.options.messageModel === 'CLUSTERING') {
       const retryTopic = MixAll.getRetryTopic(this.consumerGroup);
       this.rebalance.subscriptionInner.set(
@@ -283,78 +166,27 @@ export class DefaultMQPushConsumerImpl implements MQConsumerInner, OrderlyConsum
         buildSubscription(retryTopic, '*', undefined, { subVersion: BigInt(this.clock.now()) }),
       );
     }
-    const instance = getOrCreateMQClientInstance(this.config);
-    this.clientInstance = instance;
-    this.pullWrapper = new PullAPIWrapper(instance, this.consumerGroup, this.logger.child('pull'));
-    this.store = this.offsetStoreFactory(this.options.messageModel === 'BROADCASTING' ? 'local' : 'remote', {
-      instance,
-      group: this.consumerGroup,
-      dir: this.options.localOffsetStoreDir,
-    });
-    try {
-      await this.store.load();
-    } catch (error) {
-      this.state = 'CREATE_JUST';
-      throw error;
-    }
+  }
+
+  protected override async onStarting(): Promise<void> {
+    const listener = this.listener as MessageListener;
     this.consumeOrderly = listener.type === 'orderly';
     this.consumeService = this.createConsumeService(listener);
     this.consumeService.start();
-    if (!instance.registerConsumer(this.consumerGroup, this)) {
-      this.state = 'CREATE_JUST';
-      await this.consumeService.shutdown(0);
-      throw new MQClientError(
-        `The consumer group[${this.consumerGroup}] has been created before, specify another name please.`,
-        undefined,
-        {
-          group: this.consumerGroup,
-        },
-      );
-    }
-    instance.start();
-    this.stats.start();
-    this.state = 'RUNNING';
-    this.logger.info('push consumer started', {
-      group: this.consumerGroup,
-      clientId: instance.clientId,
-      model: this.options.messageModel,
-    });
-    await this.updateTopicSubscribeInfoWhenSubscriptionChanged();
-    try {
-      await instance.checkClientInBroker(this);
-    } catch (error) {
-      await this.shutdown();
-      throw error;
-    }
-    await instance.sendHeartbeatToAllBrokerWithLock();
-    instance.rebalanceImmediately();
   }
 
-  /** Stops pulling, lets running listeners finish (up to awaitTerminationMillisWhenShutdown), persists offsets, leaves the group. */
-  shutdown(): Promise<void> {
-    this.stopping ??= this.doShutdown();
-    return this.stopping;
+  protected override async onStartFailed(): Promise<void> {
+    await this.consumeService?.shutdown(0);
   }
 
-  private async doShutdown(): Promise<void> {
-    const wasRunning = this.state === 'RUNNING';
-    this.state = 'SHUTDOWN_ALREADY';
-    this.shutdownController.abort(
-      new ClientStateError('PushConsumer', 'SHUTDOWN_ALREADY', { group: this.consumerGroup }),
-    );
+  protected override stopServices(): void {
     this.pullMessageService.shutdown();
     this.lockRetryTimer?.cancel();
-    const instance = this.clientInstance;
-    if (instance === undefined) return;
-    if (wasRunning) {
-      await this.consumeService?.shutdown(this.options.awaitTerminationMillisWhenShutdown);
-      await this.persistConsumerOffset();
-    }
-    this.stats.shutdown();
-    await instance.unregisterConsumer(this.consumerGroup);
-    await instance.shutdown();
-    this.rebalance.destroy();
-    if (wasRunning) this.logger.info('push consumer shut down', { group: this.consumerGroup });
+  }
+
+  /** Running listeners may finish, up to awaitTerminationMillisWhenShutdown. */
+  protected override async drain(): Promise<void> {
+    await this.consumeService?.shutdown(this.options.awaitTerminationMillisWhenShutdown);
   }
 
   suspend(): void {
@@ -394,22 +226,9 @@ export class DefaultMQPushConsumerImpl implements MQConsumerInner, OrderlyConsum
     return queues.map((mq) => new MessageQueue(topic, mq.brokerName, mq.queueId));
   }
 
-  private makeSureStateOK(): void {
-    if (this.state !== 'RUNNING')
-      throw new ClientStateError('PushConsumer', this.state, { group: this.consumerGroup });
-  }
-
   private createConsumeService(listener: MessageListener): ConsumeMessageService {
     if (listener.type === 'concurrently') return new ConsumeMessageConcurrentlyService(this, listener);
     return new ConsumeMessageOrderlyService(this, listener);
-  }
-
-  private async updateTopicSubscribeInfoWhenSubscriptionChanged(): Promise<void> {
-    await Promise.all(
-      [...this.rebalance.subscriptionInner.keys()].map((t) =>
-        this.instance.updateTopicRouteInfoFromNameServer(t),
-      ),
-    );
   }
 
   // Pulling
@@ -421,7 +240,7 @@ export class DefaultMQPushConsumerImpl implements MQConsumerInner, OrderlyConsum
 
   /** The orderly pull loop re-reads a queue's start once its lock is first held, with rebalancing's rules. */
   computePullFromWhere(mq: MessageQueue): Promise<bigint> {
-    return this.pushAdapter.computePullFromWhere(mq);
+    return (this.rebalanceAdapter as RebalancePushAdapter).computePullFromWhere(mq);
   }
 
   // Sending back
@@ -432,20 +251,7 @@ export class DefaultMQPushConsumerImpl implements MQConsumerInner, OrderlyConsum
    * sets. Rejects when both failed (the message is then consumed again locally).
    */
   async sendMessageBack(msg: MessageExt, delayLevel: number, brokerName: string | undefined): Promise<void> {
-    await sendMessageBack(
-      {
-        instance: this.instance,
-        consumerGroup: this.consumerGroup,
-        unitMode: this.config.unitMode,
-        maxReconsumeTimes: this.maxReconsumeTimes(),
-        logger: this.logger,
-        signal: this.shutdownController.signal,
-      },
-      msg,
-      withNamespaceOf(this.config, msg.topic),
-      delayLevel,
-      brokerName,
-    );
+    await this.sendBack(msg, delayLevel, brokerName, this.consumerGroup, this.maxReconsumeTimes());
   }
 
   innerProducerForDLQ(): Promise<InnerProducer> {
@@ -464,44 +270,26 @@ export class DefaultMQPushConsumerImpl implements MQConsumerInner, OrderlyConsum
 
   // MQConsumerInner
 
-  groupName(): string {
-    return this.consumerGroup;
-  }
-
-  consumeType(): ConsumeType {
-    return ConsumeType.CONSUME_PASSIVELY;
-  }
-
-  consumeFromWhere(): ConsumeFromWhere {
+  override consumeFromWhere(): ConsumeFromWhere {
     return this.options.consumeFromWhere ?? ConsumeFromWhere.CONSUME_FROM_LAST_OFFSET;
   }
 
-  subscriptions(): readonly SubscriptionData[] {
-    return [...this.rebalance.subscriptionInner.values()];
-  }
-
-  isUnitMode(): boolean {
-    return this.config.unitMode;
-  }
-
-  updateTopicSubscribeInfo(topic: string, queues: readonly MessageQueue[]): void {
+  override updateTopicSubscribeInfo(topic: string, queues: readonly MessageQueue[]): void {
     const changed = this.rebalance.updateTopicSubscribeInfo(topic, queues);
-    if (changed && this.state === 'RUNNING') this.clientInstance?.rebalanceImmediately();
+    if (changed && this.state === 'RUNNING') this.startedInstance?.rebalanceImmediately();
   }
 
-  isSubscribeTopicNeedUpdate(topic: string): boolean {
-    return this.rebalance.isSubscribeTopicNeedUpdate(topic);
+  protected override rebalances(): boolean {
+    return !this.paused && this.state === 'RUNNING';
   }
 
-  async doRebalance(): Promise<void> {
-    if (this.paused || this.state !== 'RUNNING') return;
-    // A topic without a route yet (the retry topic the broker creates on the first heartbeat) is
-    // asked for now rather than at the next route poll, so the group holds its queues at once.
-    const missing = [...this.rebalance.subscriptionInner.keys()].filter(
-      (t) => !this.rebalance.topicSubscribeInfoTable.has(t),
-    );
-    await Promise.all(missing.map((t) => this.instance.updateTopicRouteInfoFromNameServer(t)));
-    await this.rebalance.doRebalance(this.consumeOrderly);
+  protected override consumesOrderly(): boolean {
+    return this.consumeOrderly;
+  }
+
+  override async doRebalance(): Promise<void> {
+    await super.doRebalance();
+    if (!this.rebalances()) return;
     // Better than upstream (apache/rocketmq#2621, #5465): a queue whose previous owner still held the
     // lock is tried again in a second, not at the next 20 s rebalance; the previous owner unlocks it
     // as soon as its batch in flight is done.
@@ -518,16 +306,8 @@ export class DefaultMQPushConsumerImpl implements MQConsumerInner, OrderlyConsum
     }
   }
 
-  async persistConsumerOffset(): Promise<void> {
-    if (this.store === undefined) return;
-    try {
-      await this.store.persistAll([...this.rebalance.processQueueTable.values()].map((h) => h.mq));
-    } catch (error) {
-      this.logger.error('persistConsumerOffset failed', {
-        group: this.consumerGroup,
-        error: errorText(error),
-      });
-    }
+  protected offsetQueues(): MessageQueue[] {
+    return [...this.rebalance.processQueueTable.values()].map((h) => h.mq);
   }
 
   /** RESET_CONSUMER_CLIENT_OFFSET, as upstream's MQClientInstance.resetOffset: suspend, drop, store, resume. */
@@ -557,14 +337,9 @@ export class DefaultMQPushConsumerImpl implements MQConsumerInner, OrderlyConsum
     }
   }
 
-  consumerStatus(topic: string | undefined): Array<[MessageQueue, bigint]> {
-    return this.store?.cloneOffsetTable(topic) ?? [];
-  }
-
-  /** GET_CONSUMER_RUNNING_INFO: settings, subscriptions, every held queue and the consume stats. */
-  consumerRunningInfo(jstackEnable: boolean): Buffer {
+  protected runningInfoParts(): RunningInfoParts {
     const o = this.options;
-    const info = buildConsumerRunningInfo({
+    return {
       consumerFields: {
         consumerGroup: this.consumerGroup,
         messageModel: o.messageModel,
@@ -590,25 +365,14 @@ export class DefaultMQPushConsumerImpl implements MQConsumerInner, OrderlyConsum
       },
       consumeOrderly: this.consumeOrderly,
       threadPoolCoreSize: this.consumeService?.getCorePoolSize() ?? o.consumeConcurrency,
-      consumerStartTimestamp: this.startTimestamp,
-      namesrvAddrList: this.instance.api.namesrv.addresses,
-      consumeType: ConsumeType.CONSUME_PASSIVELY,
-      subscriptions: this.subscriptions(),
-      processQueueTable: [...this.rebalance.processQueueTable.values()].map(
-        ({ mq, pq }) => [mq, pq] as const,
-      ),
-      commitOffset: (mq) => this.store?.readOffsetInMemory(mq) ?? -1n,
-      consumeStatus: (topic) => this.stats.consumeStatus(this.consumerGroup, topic),
-      ...(jstackEnable ? { jstack: '' } : {}),
-    });
-    return encodeConsumerRunningInfo(info);
+      processQueueTable: this.heldQueues(),
+    };
   }
 
   /** CONSUME_MESSAGE_DIRECTLY: the listener runs on `msg` once, outside the queues' flow. */
-  async consumeMessageDirectly(msg: MessageExt, brokerName: string | undefined): Promise<Buffer> {
+  override async consumeMessageDirectly(msg: MessageExt, brokerName: string | undefined): Promise<Buffer> {
     const service = this.consumeService;
-    if (service === undefined)
-      throw new ClientStateError('PushConsumer', this.state, { group: this.consumerGroup });
+    if (service === undefined) throw this.stateError();
     return encodeConsumeMessageDirectlyResult(await service.consumeMessageDirectly(msg, brokerName));
   }
 }
