@@ -14,7 +14,6 @@ export {
   type MessageListenerConcurrently,
   type MessageListenerOrderly,
 } from './consumer/listener.js';
-export type { MessageQueueListener } from './consumer/lite/default-lite-pull-consumer-impl.js';
 export {
   createLitePullConsumer,
   type LitePullConsumer,
@@ -25,6 +24,7 @@ export {
   type LitePullConsumerOptions,
 } from './consumer/lite/lite-pull-consumer-options.js';
 export type { TopicMessageQueueChangeListener } from './consumer/lite/message-queue-change-monitor.js';
+export type { MessageQueueListener } from './consumer/message-queue-listener.js';
 export { type PullResult, PullStatus } from './consumer/pull/pull-result.js';
 export type { PullCallOptions } from './consumer/pull-consumer/default-mq-pull-consumer-impl.js';
 export { createPullConsumer, type PullConsumer } from './consumer/pull-consumer/pull-consumer.js';
@@ -32,8 +32,11 @@ export {
   DEFAULT_PULL_CONSUMER_OPTIONS,
   type PullConsumerOptions,
 } from './consumer/pull-consumer/pull-consumer-options.js';
-export { createPushConsumer, type PushConsumer } from './consumer/push-consumer.js';
-export { DEFAULT_PUSH_CONSUMER_OPTIONS, type PushConsumerOptions } from './consumer/push-consumer-options.js';
+export { createPushConsumer, type PushConsumer } from './consumer/push/push-consumer.js';
+export {
+  DEFAULT_PUSH_CONSUMER_OPTIONS,
+  type PushConsumerOptions,
+} from './consumer/push/push-consumer-options.js';
 export {
   AllocateMachineRoomNearby,
   AllocateMessageQueueAveragely,

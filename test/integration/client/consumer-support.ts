@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import type { BrokerConfigOverrides } from '../../../src/broker/broker-config.js';
 import type { BrokerController } from '../../../src/broker/broker-controller.js';
-import type { DefaultMQPushConsumerImpl } from '../../../src/client/consumer/default-mq-push-consumer-impl.js';
 import type { ProcessQueue } from '../../../src/client/consumer/process-queue.js';
+import type { DefaultMQPushConsumerImpl } from '../../../src/client/consumer/push/default-mq-push-consumer-impl.js';
 import {
   ConsumeConcurrentlyStatus,
   createPushConsumer,

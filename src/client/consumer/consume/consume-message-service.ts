@@ -12,7 +12,7 @@ import { type ConsumeTraceContext, consumeChannel } from '../../diagnostics.js';
 import { errorText } from '../../errors.js';
 import type { OffsetStore } from '../offset/offset-store.js';
 import type { ProcessQueue } from '../process-queue.js';
-import type { ResolvedPushConsumerOptions } from '../push-consumer-options.js';
+import type { ResolvedPushConsumerOptions } from '../push/push-consumer-options.js';
 import type { RebalanceImpl } from '../rebalance/rebalance-impl.js';
 import type { ConsumerStatsRecorder } from '../stats/consumer-stats-recorder.js';
 import type { ConsumeMessageContext, ConsumeMessageHook } from './consume-hooks.js';

@@ -5,40 +5,27 @@
  * What poll hands out is the consume offset that commits store; seek moves a queue's next pull.
  * Topics' queue changes are watched apart (MessageQueueChangeMonitor).
  */
-import { setMaxListeners } from 'node:events';
-import type { Clock } from '../../../common/clock.js';
+
 import { ValidationError } from '../../../common/errors.js';
-import type { Logger } from '../../../common/logger.js';
 import type { MessageExt } from '../../../common/message/message.js';
 import { MessageQueue } from '../../../common/message/message-queue.js';
-import { encodeConsumerRunningInfo } from '../../../common/protocol/consumer-running-info.js';
-import { ConsumeFromWhere, ConsumeType, type MessageModel } from '../../../common/protocol/heartbeat-data.js';
 import type { SubscriptionData } from '../../../common/protocol/subscription-data.js';
 import { build as buildSubscription } from '../../../filter/filter-api.js';
-import { ResponseCode } from '../../../remoting/protocol/response-code.js';
 import {
-  type ClientConfig,
   queueWithNamespaceOf,
   queueWithoutNamespaceOf,
   resetTopicOf,
-  resolveClientConfig,
   withNamespaceOf,
-  withoutNamespaceOf,
 } from '../../client-config.js';
-import { ClientStateError, errorText, MQClientError } from '../../errors.js';
-import type { MQConsumerInner } from '../../instance/inner.js';
-import type { MQClientInstance, ServiceState } from '../../instance/mq-client-instance.js';
-import { getOrCreateMQClientInstance } from '../../instance/mq-client-manager.js';
-import { topicRouteData2TopicSubscribeInfo } from '../../instance/topic-route.js';
-import { long, NamespacedAdmin } from '../../mq-admin.js';
-import { type OffsetStore, ReadOffsetType } from '../offset/offset-store.js';
+import { MQClientError } from '../../errors.js';
+import { long } from '../../mq-admin.js';
+import { ConsumerCore, type OffsetStoreFactory, type RunningInfoParts } from '../consumer-core.js';
+import type { MessageQueueListener } from '../message-queue-listener.js';
+import { ReadOffsetType } from '../offset/offset-store.js';
 import { DEFAULT_PROCESS_QUEUE_SETTINGS, type ProcessQueue } from '../process-queue.js';
-import { PullAPIWrapper } from '../pull/pull-api-wrapper.js';
-import { AllocateMessageQueueAveragely } from '../rebalance/allocate/averagely.js';
 import type { PullFromWhereContext } from '../rebalance/compute-pull-from-where.js';
-import { RebalanceImpl, rebalanceHostOf } from '../rebalance/rebalance-impl.js';
+import type { RebalanceAdapter } from '../rebalance/rebalance-impl.js';
 import { RebalanceLitePullAdapter } from '../rebalance/rebalance-lite-pull-adapter.js';
-import { buildConsumerRunningInfo } from '../stats/consumer-running-info-builder.js';
 import { ConsumerStatsManager } from '../stats/consumer-stats-manager.js';
 import {
   buildSubscriptionData,
@@ -58,50 +45,25 @@ import {
 } from './message-queue-change-monitor.js';
 import { PullTaskService } from './pull-task-service.js';
 
-/** Called with a subscribed topic's queues and those this member holds (upstream MessageQueueListener). */
-export type MessageQueueListener = (topic: string, mqAll: MessageQueue[], mqDivided: MessageQueue[]) => void;
-
-export type OffsetStoreMaker = (
-  kind: 'remote' | 'local',
-  context: { instance: MQClientInstance; group: string; dir: string | undefined },
-) => OffsetStore;
-
-export class DefaultLitePullConsumerImpl implements MQConsumerInner {
-  readonly options: ResolvedLitePullConsumerOptions;
-  readonly consumerGroup: string;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  readonly queries: NamespacedAdmin;
-  readonly rebalance: RebalanceImpl;
-  private readonly config: ClientConfig;
-  private readonly storeMaker: OffsetStoreMaker;
-  private readonly stats: ConsumerStatsManager;
+export class DefaultLitePullConsumerImpl extends ConsumerCore<ResolvedLitePullConsumerOptions> {
   private readonly assigned: AssignedMessageQueue;
   private readonly cache: ConsumeRequestCache;
   private readonly pullTasks: PullTaskService;
   private readonly topicToSubExpression = new Map<string, string>();
   private readonly queueChangeMonitor: MessageQueueChangeMonitor;
   private readonly queueListeners = new Map<string, MessageQueueListener>();
-  private readonly shutdownController = new AbortController();
-  private readonly startTimestamp: number;
   private subscriptionType: 'NONE' | 'SUBSCRIBE' | 'ASSIGN' = 'NONE';
-  private state: ServiceState = 'CREATE_JUST';
-  private clientInstance: MQClientInstance | undefined;
-  private store: OffsetStore | undefined;
-  private pullWrapper: PullAPIWrapper | undefined;
   private nextAutoCommitDeadline = -1;
-  private stopping: Promise<void> | undefined;
 
-  constructor(options: LitePullConsumerOptions, storeMaker: OffsetStoreMaker) {
-    this.config = resolveClientConfig(options, options.messageModel !== 'BROADCASTING');
-    this.clock = this.config.clock;
-    this.startTimestamp = this.clock.now();
-    this.options = resolveLitePullConsumerOptions(options, this.clock.now());
-    this.consumerGroup = withNamespaceOf(this.config, this.options.consumerGroup);
-    this.logger = this.config.logger.child('lite-pull-consumer');
-    this.storeMaker = storeMaker;
-    this.stats = new ConsumerStatsManager(this.clock);
-    setMaxListeners(0, this.shutdownController.signal);
+  constructor(options: LitePullConsumerOptions, offsetStoreFactory: OffsetStoreFactory) {
+    super(options, {
+      kind: 'LitePullConsumer',
+      loggerName: 'lite-pull-consumer',
+      resolve: (now) => resolveLitePullConsumerOptions(options, now),
+      processQueue: () => DEFAULT_PROCESS_QUEUE_SETTINGS,
+      offsetStoreFactory,
+      statsFactory: (clock) => new ConsumerStatsManager(clock),
+    });
     this.assigned = new AssignedMessageQueue(this.clock, DEFAULT_PROCESS_QUEUE_SETTINGS);
     this.cache = new ConsumeRequestCache(this.clock);
     this.pullTasks = new PullTaskService(
@@ -110,73 +72,23 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
       this.shutdownController.signal,
     );
     this.queueChangeMonitor = new MessageQueueChangeMonitor(this);
-    this.rebalance = new RebalanceImpl(
-      {
-        consumerGroup: this.consumerGroup,
-        messageModel: this.options.messageModel,
-        strategy:
-          this.options.allocateMessageQueueStrategy ??
-          new AllocateMessageQueueAveragely({ logger: this.logger }),
-        processQueue: DEFAULT_PROCESS_QUEUE_SETTINGS,
-      },
-      rebalanceHostOf(() => this.instance),
-      new RebalanceLitePullAdapter(this),
-      this.clock,
-      this.logger.child('rebalance'),
-    );
-    this.queries = new NamespacedAdmin(this.config, () => {
-      this.checkServiceState();
-      return this.instance.admin;
-    });
   }
 
-  get instance(): MQClientInstance {
-    if (this.clientInstance === undefined)
-      throw new ClientStateError('LitePullConsumer', this.state, { group: this.consumerGroup });
-    return this.clientInstance;
+  protected createRebalanceAdapter(): RebalanceAdapter {
+    return new RebalanceLitePullAdapter(this);
   }
 
-  get offsetStore(): OffsetStore {
-    if (this.store === undefined)
-      throw new ClientStateError('LitePullConsumer', this.state, { group: this.consumerGroup });
-    return this.store;
-  }
-
-  get serviceState(): ServiceState {
-    return this.state;
-  }
-
-  get clientConfig(): ClientConfig {
-    return this.config;
-  }
-
-  get pullAPIWrapper(): PullAPIWrapper | undefined {
-    return this.pullWrapper;
-  }
-
+  /** Where a queue without a pull offset starts: memory first (a commit not yet persisted), then the store. */
   pullFromWhereContext(): PullFromWhereContext {
     return {
       consumeFromWhere: this.options.consumeFromWhere,
       consumeTimestamp: this.options.consumeTimestamp,
       offsetStore: this.offsetStore,
-      admin: this.instance.admin,
+      admin: this.admin,
       logger: this.logger,
-      callOptions: () => this.instance.apiCallOptions(this.shutdownController.signal),
+      callOptions: () => this.apiCallOptions(),
       readOffsetType: ReadOffsetType.MEMORY_FIRST_THEN_STORE,
     };
-  }
-
-  /** Throws a ClientStateError unless the consumer is running. */
-  checkServiceState(): void {
-    if (this.state !== 'RUNNING') {
-      throw new ClientStateError(
-        'LitePullConsumer',
-        `${this.state}, the consumer not running, please start it first`,
-        {
-          group: this.consumerGroup,
-        },
-      );
-    }
   }
 
   private setSubscriptionType(type: 'SUBSCRIBE' | 'ASSIGN'): void {
@@ -239,10 +151,7 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
       throw new ValidationError('subExpression can not be null or empty.', -1);
     }
     if (this.state !== 'CREATE_JUST')
-      throw new ClientStateError(
-        'LitePullConsumer',
-        'setSubExpressionForAssign only can be called before start',
-      );
+      throw this.stateError('setSubExpressionForAssign only can be called before start');
     this.setSubscriptionType('ASSIGN');
     this.topicToSubExpression.set(this.wire(topic), expression);
   }
@@ -256,94 +165,24 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
 
   // Lifecycle
 
-  async start(): Promise<void> {
-    if (this.state !== 'CREATE_JUST') {
-      throw new ClientStateError('LitePullConsumer', `${this.state}, maybe started once`, {
-        group: this.consumerGroup,
-      });
-    }
-    this.state = 'START_FAILED';
-    const instance = getOrCreateMQClientInstance(this.config);
-    if (!instance.registerConsumer(this.consumerGroup, this)) {
-      this.state = 'CREATE_JUST';
-      throw new MQClientError(
-        `The consumer group[${this.consumerGroup}] has been created before, specify another name please.`,
-        undefined,
-        {
-          group: this.consumerGroup,
-        },
-      );
-    }
-    this.clientInstance = instance;
-    this.pullWrapper = new PullAPIWrapper(instance, this.consumerGroup, this.logger.child('pull'));
-    this.store = this.storeMaker(this.options.messageModel === 'BROADCASTING' ? 'local' : 'remote', {
-      instance,
-      group: this.consumerGroup,
-      dir: this.options.localOffsetStoreDir,
-    });
-    try {
-      await this.store.load();
-    } catch (error) {
-      await instance.unregisterConsumer(this.consumerGroup);
-      await instance.shutdown();
-      throw error;
-    }
-    instance.start();
-    this.stats.start();
+  protected override async onRunning(): Promise<void> {
     this.queueChangeMonitor.start();
-    this.state = 'RUNNING';
-    this.logger.info('lite pull consumer started', {
-      group: this.consumerGroup,
-      clientId: instance.clientId,
-    });
-    if (this.subscriptionType === 'SUBSCRIBE') await this.updateTopicSubscribeInfoWhenSubscriptionChanged();
     if (this.subscriptionType === 'ASSIGN')
       this.pullTasks.updateAssignPullTask(this.assigned.messageQueues());
     await this.queueChangeMonitor.fetchRegisteredTopics();
-    try {
-      await instance.checkClientInBroker(this);
-    } catch (error) {
-      await this.shutdown();
-      throw error;
-    }
-    if (this.subscriptionType === 'SUBSCRIBE') {
-      await instance.sendHeartbeatToAllBrokerWithLock();
-      instance.rebalanceImmediately();
-    }
   }
 
-  /** Commits what poll handed out (with auto-commit), persists offsets, stops pulling, leaves the group. */
-  shutdown(): Promise<void> {
-    this.stopping ??= this.doShutdown();
-    return this.stopping;
+  /** Assigned queues are not shared: only a subscribing member joins the group at once. */
+  protected override joinsGroupAtStart(): boolean {
+    return this.subscriptionType === 'SUBSCRIBE';
   }
 
-  private async doShutdown(): Promise<void> {
-    const wasRunning = this.state === 'RUNNING';
+  /** Commits what poll handed out (with auto-commit), stops pulling and wakes waiting polls. */
+  protected override stopServices(wasRunning: boolean): void {
     if (wasRunning && this.options.autoCommit) this.commitAll();
-    this.state = 'SHUTDOWN_ALREADY';
-    this.shutdownController.abort(
-      new ClientStateError('LitePullConsumer', 'SHUTDOWN_ALREADY', { group: this.consumerGroup }),
-    );
     this.queueChangeMonitor.shutdown();
     this.pullTasks.removePullTasks(() => true);
     this.cache.wakeAll();
-    const instance = this.clientInstance;
-    if (instance === undefined) return;
-    if (wasRunning) await this.persistConsumerOffset();
-    this.stats.shutdown();
-    await instance.unregisterConsumer(this.consumerGroup);
-    await instance.shutdown();
-    this.rebalance.destroy();
-    if (wasRunning) this.logger.info('lite pull consumer shut down', { group: this.consumerGroup });
-  }
-
-  private async updateTopicSubscribeInfoWhenSubscriptionChanged(): Promise<void> {
-    await Promise.all(
-      [...this.rebalance.subscriptionInner.keys()].map((t) =>
-        this.instance.updateTopicRouteInfoFromNameServer(t),
-      ),
-    );
   }
 
   // Polling
@@ -362,7 +201,7 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
    * `signal` rejects with its reason.
    */
   async takeRequest(timeoutMs: number, signal?: AbortSignal): Promise<ConsumeRequest | undefined> {
-    this.checkServiceState();
+    this.makeSureStateOK();
     if (!Number.isFinite(timeoutMs) || timeoutMs < 0)
       throw new ValidationError('Timeout must not be negative', -1);
     if (signal !== undefined && !(signal instanceof AbortSignal))
@@ -428,7 +267,7 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
 
   /** The next pulls of `mq` start at `offset` (within [minOffset, maxOffset]); what was cached is dropped. */
   async seek(queue: MessageQueue, offset: bigint | number): Promise<void> {
-    this.checkServiceState();
+    this.makeSureStateOK();
     const mq = this.checkQueue(queue, 'seek');
     const target = long('seek offset', offset);
     if (!this.assigned.has(mq)) {
@@ -442,7 +281,7 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
         },
       );
     }
-    const callOptions = this.instance.apiCallOptions(this.shutdownController.signal);
+    const callOptions = this.apiCallOptions();
     const [min, max] = await Promise.all([
       this.instance.admin.minOffset(mq, callOptions),
       this.instance.admin.maxOffset(mq, callOptions),
@@ -467,24 +306,18 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
   }
 
   async seekToBegin(queue: MessageQueue): Promise<void> {
-    this.checkServiceState();
+    this.makeSureStateOK();
     await this.seek(
       queue,
-      await this.instance.admin.minOffset(
-        this.checkQueue(queue, 'seekToBegin'),
-        this.instance.apiCallOptions(),
-      ),
+      await this.instance.admin.minOffset(this.checkQueue(queue, 'seekToBegin'), this.apiCallOptions()),
     );
   }
 
   async seekToEnd(queue: MessageQueue): Promise<void> {
-    this.checkServiceState();
+    this.makeSureStateOK();
     await this.seek(
       queue,
-      await this.instance.admin.maxOffset(
-        this.checkQueue(queue, 'seekToEnd'),
-        this.instance.apiCallOptions(),
-      ),
+      await this.instance.admin.maxOffset(this.checkQueue(queue, 'seekToEnd'), this.apiCallOptions()),
     );
   }
 
@@ -504,7 +337,7 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
 
   /** commitSync: commits what poll handed out and persists it now. */
   async commitSync(): Promise<void> {
-    this.checkServiceState();
+    this.makeSureStateOK();
     this.commitAll();
     await this.offsetStore.persistAll(this.assigned.messageQueues());
   }
@@ -514,7 +347,7 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
     offsets: ReadonlyArray<readonly [MessageQueue, bigint | number]>,
     persist = true,
   ): Promise<void> {
-    this.checkServiceState();
+    this.makeSureStateOK();
     if (!Array.isArray(offsets) || offsets.length === 0) {
       this.logger.warn('MessageQueues is empty, Ignore this commit');
       return;
@@ -537,7 +370,7 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
 
   /** The group's committed offset of `mq` (memory first, then the store). */
   async committed(queue: MessageQueue): Promise<bigint> {
-    this.checkServiceState();
+    this.makeSureStateOK();
     const offset = await this.offsetStore.readOffset(
       this.checkQueue(queue, 'committed'),
       ReadOffsetType.MEMORY_FIRST_THEN_STORE,
@@ -555,18 +388,8 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
 
   /** The topic's readable queues, as the name servers route them. */
   async fetchMessageQueues(topic: string): Promise<MessageQueue[]> {
-    this.checkServiceState();
-    const wireTopic = this.wire(topic);
-    await this.instance.updateTopicRouteInfoFromNameServer(wireTopic);
-    const route = this.instance.topicRouteTable.get(wireTopic);
-    if (route === undefined) {
-      throw new MQClientError(
-        `Can not find Message Queue for this topic, ${topic}`,
-        ResponseCode.TOPIC_NOT_EXIST,
-        { topic },
-      );
-    }
-    return topicRouteData2TopicSubscribeInfo(topic, route);
+    this.makeSureStateOK();
+    return this.routeQueues(topic);
   }
 
   // What rebalancing and the pull tasks ask
@@ -580,18 +403,7 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
     const mine = this.options.messageModel === 'BROADCASTING' ? mqAll : mqDivided;
     this.assigned.updateTopic(topic, mine);
     this.pullTasks.updatePullTask(topic, mine);
-    const listener = this.queueListeners.get(topic);
-    if (listener !== undefined) {
-      try {
-        listener(
-          withoutNamespaceOf(this.config, topic),
-          mqAll.map((mq) => queueWithoutNamespaceOf(this.config, mq)),
-          mqDivided.map((mq) => queueWithoutNamespaceOf(this.config, mq)),
-        );
-      } catch (error) {
-        this.logger.warn('message queue listener failed', { topic, error: errorText(error) });
-      }
-    }
+    this.tellQueueListener(this.queueListeners.get(topic), topic, mqAll, mqDivided);
   }
 
   /** The subscription a pull of `topic` carries: the group's (subscribe), or the tag expression set (assign). */
@@ -603,61 +415,14 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
 
   // MQConsumerInner
 
-  groupName(): string {
-    return this.consumerGroup;
+  protected override rebalances(): boolean {
+    return this.state === 'RUNNING' && this.subscriptionType === 'SUBSCRIBE';
   }
 
-  messageModel(): MessageModel {
-    return this.options.messageModel;
-  }
-
-  consumeType(): ConsumeType {
-    return ConsumeType.CONSUME_ACTIVELY;
-  }
-
-  consumeFromWhere(): ConsumeFromWhere {
-    return ConsumeFromWhere.CONSUME_FROM_LAST_OFFSET;
-  }
-
-  subscriptions(): readonly SubscriptionData[] {
-    return [...this.rebalance.subscriptionInner.values()];
-  }
-
-  isUnitMode(): boolean {
-    return this.config.unitMode;
-  }
-
-  updateTopicSubscribeInfo(topic: string, queues: readonly MessageQueue[]): void {
-    this.rebalance.updateTopicSubscribeInfo(topic, queues);
-  }
-
-  isSubscribeTopicNeedUpdate(topic: string): boolean {
-    return this.rebalance.isSubscribeTopicNeedUpdate(topic);
-  }
-
-  async doRebalance(): Promise<void> {
-    if (this.state !== 'RUNNING' || this.subscriptionType !== 'SUBSCRIBE') return;
-    const missing = [...this.rebalance.subscriptionInner.keys()].filter(
-      (t) => !this.rebalance.topicSubscribeInfoTable.has(t),
-    );
-    await Promise.all(missing.map((t) => this.instance.updateTopicRouteInfoFromNameServer(t)));
-    await this.rebalance.doRebalance(false);
-  }
-
-  async persistConsumerOffset(): Promise<void> {
-    if (this.store === undefined) return;
-    const mqs =
-      this.subscriptionType === 'SUBSCRIBE'
-        ? [...this.rebalance.processQueueTable.values()].map((h) => h.mq)
-        : this.assigned.messageQueues();
-    try {
-      await this.store.persistAll(mqs);
-    } catch (error) {
-      this.logger.error('persist consumer offset failed', {
-        group: this.consumerGroup,
-        error: errorText(error),
-      });
-    }
+  protected offsetQueues(): MessageQueue[] {
+    return this.subscriptionType === 'SUBSCRIBE'
+      ? [...this.rebalance.processQueueTable.values()].map((h) => h.mq)
+      : this.assigned.messageQueues();
   }
 
   /** RESET_CONSUMER_CLIENT_OFFSET: each assigned queue of `topic` is sought to its new offset. */
@@ -675,47 +440,28 @@ export class DefaultLitePullConsumerImpl implements MQConsumerInner {
     }
   }
 
-  consumerStatus(topic: string | undefined): Array<[MessageQueue, bigint]> {
-    return this.store?.cloneOffsetTable(topic) ?? [];
-  }
-
-  consumerRunningInfo(jstackEnable: boolean): Buffer {
+  protected runningInfoParts(): RunningInfoParts {
     const o = this.options;
-    return encodeConsumerRunningInfo(
-      buildConsumerRunningInfo({
-        consumerFields: {
-          consumerGroup: this.consumerGroup,
-          messageModel: o.messageModel,
-          autoCommit: o.autoCommit,
-          autoCommitIntervalMillis: o.autoCommitIntervalMillis,
-          pullBatchSize: o.pullBatchSize,
-          pullThresholdForAll: o.pullThresholdForAll,
-          consumeMaxSpan: o.consumeMaxSpan,
-          pullThresholdForQueue: o.pullThresholdForQueue,
-          pullThresholdSizeForQueue: o.pullThresholdSizeForQueue,
-          pollTimeoutMillis: o.pollTimeoutMillis,
-          topicMetadataCheckIntervalMillis: o.topicMetadataCheckIntervalMillis,
-          consumeFromWhere: o.consumeFromWhere,
-        },
-        consumeOrderly: false,
-        threadPoolCoreSize: 0,
-        consumerStartTimestamp: this.startTimestamp,
-        namesrvAddrList: this.instance.api.namesrv.addresses,
-        consumeType: ConsumeType.CONSUME_ACTIVELY,
-        subscriptions: this.subscriptions(),
-        processQueueTable: this.assigned
-          .messageQueues()
-          .map((mq) => [mq, (this.assigned.get(mq) as { pq: ProcessQueue }).pq] as const),
-        commitOffset: (mq) => this.store?.readOffsetInMemory(mq) ?? -1n,
-        consumeStatus: (topic) => this.stats.consumeStatus(this.consumerGroup, topic),
-        ...(jstackEnable ? { jstack: '' } : {}),
-      }),
-    );
-  }
-
-  async consumeMessageDirectly(): Promise<Buffer> {
-    throw new MQClientError('a lite pull consumer has no listener to consume a message directly', undefined, {
-      group: this.consumerGroup,
-    });
+    return {
+      consumerFields: {
+        consumerGroup: this.consumerGroup,
+        messageModel: o.messageModel,
+        autoCommit: o.autoCommit,
+        autoCommitIntervalMillis: o.autoCommitIntervalMillis,
+        pullBatchSize: o.pullBatchSize,
+        pullThresholdForAll: o.pullThresholdForAll,
+        consumeMaxSpan: o.consumeMaxSpan,
+        pullThresholdForQueue: o.pullThresholdForQueue,
+        pullThresholdSizeForQueue: o.pullThresholdSizeForQueue,
+        pollTimeoutMillis: o.pollTimeoutMillis,
+        topicMetadataCheckIntervalMillis: o.topicMetadataCheckIntervalMillis,
+        consumeFromWhere: o.consumeFromWhere,
+      },
+      consumeOrderly: false,
+      threadPoolCoreSize: 0,
+      processQueueTable: this.assigned
+        .messageQueues()
+        .map((mq) => [mq, (this.assigned.get(mq) as { pq: ProcessQueue }).pq] as const),
+    };
   }
 }

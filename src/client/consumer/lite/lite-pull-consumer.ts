@@ -18,9 +18,10 @@
 import type { MessageExt } from '../../../common/message/message.js';
 import type { MessageQueue } from '../../../common/message/message-queue.js';
 import { type MQAdmin, MQAdminFacade } from '../../mq-admin.js';
+import type { MessageQueueListener } from '../message-queue-listener.js';
 import { createOffsetStore } from '../offset/create-offset-store.js';
 import type { SubscriptionExpression } from '../subscription-expression.js';
-import { DefaultLitePullConsumerImpl, type MessageQueueListener } from './default-lite-pull-consumer-impl.js';
+import { DefaultLitePullConsumerImpl } from './default-lite-pull-consumer-impl.js';
 import type { LitePullConsumerOptions } from './lite-pull-consumer-options.js';
 import type { TopicMessageQueueChangeListener } from './message-queue-change-monitor.js';
 
@@ -121,7 +122,7 @@ class LitePullConsumerFacade extends MQAdminFacade implements LitePullConsumer {
     const impl = this.impl;
     // Iterating a consumer not started or already shut down is a mistake; one shut down while
     // iterating just ends the loop.
-    impl.checkServiceState();
+    impl.makeSureStateOK();
     while (impl.serviceState === 'RUNNING') {
       const request = await impl.takeRequest(impl.options.pollTimeoutMillis);
       if (request === undefined) continue;
@@ -144,7 +145,7 @@ class LitePullConsumerFacade extends MQAdminFacade implements LitePullConsumer {
 
   async *batches(options: PollOptions = {}): AsyncIterable<MessageExt[]> {
     const impl = this.impl;
-    impl.checkServiceState();
+    impl.makeSureStateOK();
     while (impl.serviceState === 'RUNNING') {
       const request = await impl.takeRequest(
         options.timeoutMs ?? impl.options.pollTimeoutMillis,

@@ -4,43 +4,28 @@
  * are rebalanced over the group (fetchMessageQueuesInBalance, the message queue listener) with the
  * shared RebalanceImpl; nothing is pulled by the library.
  */
-import { setMaxListeners } from 'node:events';
-import type { Clock } from '../../../common/clock.js';
 import { PullSysFlag } from '../../../common/constants.js';
 import { ValidationError } from '../../../common/errors.js';
-import type { Logger } from '../../../common/logger.js';
 import type { MessageExt } from '../../../common/message/message.js';
 import { MessageQueue } from '../../../common/message/message-queue.js';
-import { encodeConsumerRunningInfo } from '../../../common/protocol/consumer-running-info.js';
-import { ConsumeFromWhere, ConsumeType, type MessageModel } from '../../../common/protocol/heartbeat-data.js';
-import { ExpressionType, type SubscriptionData } from '../../../common/protocol/subscription-data.js';
+import { ExpressionType } from '../../../common/protocol/subscription-data.js';
 import { build as buildSubscription } from '../../../filter/filter-api.js';
 import { RemotingAbortedError } from '../../../remoting/transport/errors.js';
 import {
-  type ClientConfig,
   queueWithNamespaceOf,
   queueWithoutNamespaceOf,
   resetTopicOf,
-  resolveClientConfig,
   withNamespaceOf,
-  withoutNamespaceOf,
 } from '../../client-config.js';
-import { ClientStateError, errorText, MQClientError } from '../../errors.js';
-import type { MQConsumerInner } from '../../instance/inner.js';
-import type { MQClientInstance, ServiceState } from '../../instance/mq-client-instance.js';
-import { getOrCreateMQClientInstance } from '../../instance/mq-client-manager.js';
-import { topicRouteData2TopicSubscribeInfo } from '../../instance/topic-route.js';
-import { long, NamespacedAdmin } from '../../mq-admin.js';
-import type { MessageQueueListener, OffsetStoreMaker } from '../lite/default-lite-pull-consumer-impl.js';
-import { type OffsetStore, ReadOffsetType } from '../offset/offset-store.js';
-import type { ProcessQueue } from '../process-queue.js';
+import { long } from '../../mq-admin.js';
+import { ConsumerCore, type OffsetStoreFactory, type RunningInfoParts } from '../consumer-core.js';
+import type { MessageQueueListener } from '../message-queue-listener.js';
+import { ReadOffsetType } from '../offset/offset-store.js';
 import { DEFAULT_PROCESS_QUEUE_SETTINGS } from '../process-queue.js';
-import { PullAPIWrapper } from '../pull/pull-api-wrapper.js';
+import type { PullAPIWrapper } from '../pull/pull-api-wrapper.js';
 import type { PullResult } from '../pull/pull-result.js';
-import { AllocateMessageQueueAveragely } from '../rebalance/allocate/averagely.js';
-import { RebalanceImpl, rebalanceHostOf } from '../rebalance/rebalance-impl.js';
-import { sendMessageBack } from '../send-message-back.js';
-import { buildConsumerRunningInfo } from '../stats/consumer-running-info-builder.js';
+import type { RebalanceAdapter } from '../rebalance/rebalance-impl.js';
+import { RebalancePullAdapter } from '../rebalance/rebalance-pull-adapter.js';
 import { ConsumerStatsManager } from '../stats/consumer-stats-manager.js';
 import { type SubscriptionExpression, subscriptionDataOf } from '../subscription-expression.js';
 import {
@@ -57,91 +42,27 @@ export interface PullCallOptions {
   signal?: AbortSignal | undefined;
 }
 
-export class DefaultMQPullConsumerImpl implements MQConsumerInner {
-  readonly options: ResolvedPullConsumerOptions;
-  readonly consumerGroup: string;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  readonly queries: NamespacedAdmin;
-  readonly rebalance: RebalanceImpl;
-  private readonly config: ClientConfig;
-  private readonly storeMaker: OffsetStoreMaker;
-  private readonly stats: ConsumerStatsManager;
-  private readonly shutdownController = new AbortController();
-  private readonly startTimestamp: number;
+export class DefaultMQPullConsumerImpl extends ConsumerCore<ResolvedPullConsumerOptions> {
   private messageQueueListener: MessageQueueListener | undefined;
-  private state: ServiceState = 'CREATE_JUST';
-  private clientInstance: MQClientInstance | undefined;
-  private store: OffsetStore | undefined;
-  private pullAPIWrapper: PullAPIWrapper | undefined;
-  private stopping: Promise<void> | undefined;
 
-  constructor(options: PullConsumerOptions, storeMaker: OffsetStoreMaker) {
-    this.config = resolveClientConfig(options, options.messageModel !== 'BROADCASTING');
-    this.clock = this.config.clock;
-    this.startTimestamp = this.clock.now();
-    this.options = resolvePullConsumerOptions(options);
-    this.consumerGroup = withNamespaceOf(this.config, this.options.consumerGroup);
-    this.logger = this.config.logger.child('pull-consumer');
-    this.storeMaker = storeMaker;
-    this.stats = new ConsumerStatsManager(this.clock);
+  constructor(options: PullConsumerOptions, offsetStoreFactory: OffsetStoreFactory) {
+    super(options, {
+      kind: 'PullConsumer',
+      loggerName: 'pull-consumer',
+      resolve: () => resolvePullConsumerOptions(options),
+      processQueue: () => DEFAULT_PROCESS_QUEUE_SETTINGS,
+      offsetStoreFactory,
+      statsFactory: (clock) => new ConsumerStatsManager(clock),
+    });
     this.messageQueueListener = options.messageQueueListener;
-    setMaxListeners(0, this.shutdownController.signal);
-    this.rebalance = new RebalanceImpl(
-      {
-        consumerGroup: this.consumerGroup,
-        messageModel: this.options.messageModel,
-        strategy:
-          this.options.allocateMessageQueueStrategy ??
-          new AllocateMessageQueueAveragely({ logger: this.logger }),
-        processQueue: DEFAULT_PROCESS_QUEUE_SETTINGS,
-      },
-      rebalanceHostOf(() => this.instance),
-      {
-        consumeType: () => ConsumeType.CONSUME_ACTIVELY,
-        messageQueueChanged: (topic, mqAll, mqDivided) => this.onMessageQueueChanged(topic, mqAll, mqDivided),
-        removeUnnecessaryMessageQueue: async (mq) => {
-          await this.offsetStore.persist(mq);
-          this.offsetStore.removeOffset(mq);
-          return true;
-        },
-        removeDirtyOffset: (mq) => this.offsetStore.removeOffset(mq),
-        // The application chooses where to pull; rebalancing only decides which queues are ours.
-        computePullFromWhere: async () => 0n,
-        dispatchPullRequest: () => {},
-      },
-      this.clock,
-      this.logger.child('rebalance'),
-    );
     for (const topic of this.options.registerTopics) {
       const wireTopic = withNamespaceOf(this.config, topic);
       this.rebalance.subscriptionInner.set(wireTopic, buildSubscription(wireTopic, '*', undefined));
     }
-    this.queries = new NamespacedAdmin(this.config, () => {
-      this.makeSureStateOK();
-      return this.instance.admin;
-    });
   }
 
-  get instance(): MQClientInstance {
-    if (this.clientInstance === undefined)
-      throw new ClientStateError('PullConsumer', this.state, { group: this.consumerGroup });
-    return this.clientInstance;
-  }
-
-  get offsetStore(): OffsetStore {
-    if (this.store === undefined)
-      throw new ClientStateError('PullConsumer', this.state, { group: this.consumerGroup });
-    return this.store;
-  }
-
-  get serviceState(): ServiceState {
-    return this.state;
-  }
-
-  private makeSureStateOK(): void {
-    if (this.state !== 'RUNNING')
-      throw new ClientStateError('PullConsumer', this.state, { group: this.consumerGroup });
+  protected createRebalanceAdapter(): RebalanceAdapter {
+    return new RebalancePullAdapter(this);
   }
 
   private wire(mq: unknown, call: string): MessageQueue {
@@ -157,85 +78,13 @@ export class DefaultMQPullConsumerImpl implements MQConsumerInner {
     this.messageQueueListener = listener;
   }
 
-  private onMessageQueueChanged(
+  /** Rebalancing changed the queues of `topic` this member holds. */
+  messageQueueChanged(
     topic: string,
     mqAll: readonly MessageQueue[],
     mqDivided: readonly MessageQueue[],
   ): void {
-    const listener = this.messageQueueListener;
-    if (listener === undefined) return;
-    try {
-      listener(
-        withoutNamespaceOf(this.config, topic),
-        mqAll.map((mq) => queueWithoutNamespaceOf(this.config, mq)),
-        mqDivided.map((mq) => queueWithoutNamespaceOf(this.config, mq)),
-      );
-    } catch (error) {
-      this.logger.error('messageQueueChanged listener failed', { topic, error: errorText(error) });
-    }
-  }
-
-  async start(): Promise<void> {
-    if (this.state !== 'CREATE_JUST') {
-      throw new ClientStateError('PullConsumer', `${this.state}, maybe started once`, {
-        group: this.consumerGroup,
-      });
-    }
-    this.state = 'START_FAILED';
-    const instance = getOrCreateMQClientInstance(this.config);
-    this.clientInstance = instance;
-    this.pullAPIWrapper = new PullAPIWrapper(instance, this.consumerGroup, this.logger.child('pull'));
-    this.store = this.storeMaker(this.options.messageModel === 'BROADCASTING' ? 'local' : 'remote', {
-      instance,
-      group: this.consumerGroup,
-      dir: this.options.localOffsetStoreDir,
-    });
-    try {
-      await this.store.load();
-    } catch (error) {
-      this.state = 'CREATE_JUST';
-      throw error;
-    }
-    if (!instance.registerConsumer(this.consumerGroup, this)) {
-      this.state = 'CREATE_JUST';
-      throw new MQClientError(
-        `The consumer group[${this.consumerGroup}] has been created before, specify another name please.`,
-        undefined,
-        {
-          group: this.consumerGroup,
-        },
-      );
-    }
-    instance.start();
-    this.stats.start();
-    this.state = 'RUNNING';
-    this.logger.info('pull consumer started', { group: this.consumerGroup, clientId: instance.clientId });
-    await Promise.all(
-      [...this.rebalance.subscriptionInner.keys()].map((t) => instance.updateTopicRouteInfoFromNameServer(t)),
-    );
-    await instance.sendHeartbeatToAllBrokerWithLock();
-    instance.rebalanceImmediately();
-  }
-
-  shutdown(): Promise<void> {
-    this.stopping ??= this.doShutdown();
-    return this.stopping;
-  }
-
-  private async doShutdown(): Promise<void> {
-    const wasRunning = this.state === 'RUNNING';
-    this.state = 'SHUTDOWN_ALREADY';
-    this.shutdownController.abort(
-      new ClientStateError('PullConsumer', 'SHUTDOWN_ALREADY', { group: this.consumerGroup }),
-    );
-    const instance = this.clientInstance;
-    if (instance === undefined) return;
-    if (wasRunning) await this.persistConsumerOffset();
-    this.stats.shutdown();
-    await instance.unregisterConsumer(this.consumerGroup);
-    await instance.shutdown();
-    this.rebalance.destroy();
-    if (wasRunning) this.logger.info('pull consumer shut down', { group: this.consumerGroup });
+    this.tellQueueListener(this.messageQueueListener, topic, mqAll, mqDivided);
   }
 
   /** `pull`: messages of `mq` from `offset`, answered at once when there are none (no long polling). */
@@ -309,11 +158,7 @@ export class DefaultMQPullConsumerImpl implements MQConsumerInner {
       .catch((error: unknown) => {
         // A pull cut short by shutdown fails as the producer's sends do; the caller's own abort stays.
         if (error instanceof RemotingAbortedError && this.shutdownController.signal.aborted) {
-          throw new ClientStateError('PullConsumer', 'SHUTDOWN_ALREADY', {
-            group: this.consumerGroup,
-            topic: queue.topic,
-            cause: error,
-          });
+          throw this.stateError(undefined, { topic: queue.topic, cause: error });
         }
         throw error;
       });
@@ -357,32 +202,14 @@ export class DefaultMQPullConsumerImpl implements MQConsumerInner {
     consumerGroup?: string,
   ): Promise<void> {
     this.makeSureStateOK();
-    await sendMessageBack(
-      {
-        instance: this.instance,
-        consumerGroup:
-          consumerGroup === undefined ? this.consumerGroup : withNamespaceOf(this.config, consumerGroup),
-        unitMode: this.config.unitMode,
-        maxReconsumeTimes: this.options.maxReconsumeTimes,
-        logger: this.logger,
-        signal: this.shutdownController.signal,
-      },
-      msg,
-      withNamespaceOf(this.config, msg.topic),
-      delayLevel,
-      brokerName,
-    );
+    const group =
+      consumerGroup === undefined ? this.consumerGroup : withNamespaceOf(this.config, consumerGroup);
+    await this.sendBack(msg, delayLevel, brokerName, group, this.options.maxReconsumeTimes);
   }
 
   async fetchSubscribeMessageQueues(topic: string): Promise<MessageQueue[]> {
     this.makeSureStateOK();
-    const wireTopic = withNamespaceOf(this.config, topic);
-    await this.instance.updateTopicRouteInfoFromNameServer(wireTopic);
-    const route = this.instance.topicRouteTable.get(wireTopic);
-    const queues = route === undefined ? [] : topicRouteData2TopicSubscribeInfo(topic, route);
-    if (queues.length === 0)
-      throw new MQClientError(`Can not find Message Queue for this topic, ${topic}`, 17, { topic });
-    return queues;
+    return this.routeQueues(topic);
   }
 
   /** The queues of `topic` rebalancing gave this member. */
@@ -396,58 +223,13 @@ export class DefaultMQPullConsumerImpl implements MQConsumerInner {
 
   // MQConsumerInner
 
-  groupName(): string {
-    return this.consumerGroup;
-  }
-
-  messageModel(): MessageModel {
-    return this.options.messageModel;
-  }
-
-  consumeType(): ConsumeType {
-    return ConsumeType.CONSUME_ACTIVELY;
-  }
-
-  consumeFromWhere(): ConsumeFromWhere {
-    return ConsumeFromWhere.CONSUME_FROM_LAST_OFFSET;
-  }
-
-  subscriptions(): readonly SubscriptionData[] {
-    return [...this.rebalance.subscriptionInner.values()];
-  }
-
-  isUnitMode(): boolean {
-    return this.config.unitMode;
-  }
-
-  updateTopicSubscribeInfo(topic: string, queues: readonly MessageQueue[]): void {
-    this.rebalance.updateTopicSubscribeInfo(topic, queues);
-  }
-
-  isSubscribeTopicNeedUpdate(topic: string): boolean {
-    return this.rebalance.isSubscribeTopicNeedUpdate(topic);
-  }
-
-  async doRebalance(): Promise<void> {
-    if (this.state !== 'RUNNING') return;
-    await this.rebalance.doRebalance(false);
-  }
-
   /**
    * Persists every offset the application set. Upstream persists only the queues rebalancing gave this
    * member and silently drops the rest, so `updateConsumeOffset` without `registerTopics` (or before
    * the first rebalance) was lost at shutdown; a queue rebalanced away has already left the table.
    */
-  async persistConsumerOffset(): Promise<void> {
-    if (this.store === undefined) return;
-    try {
-      await this.store.persistAll(this.store.cloneOffsetTable(undefined).map(([mq]) => mq));
-    } catch (error) {
-      this.logger.error('persist consumer offset failed', {
-        group: this.consumerGroup,
-        error: errorText(error),
-      });
-    }
+  protected offsetQueues(): MessageQueue[] {
+    return this.consumerStatus(undefined).map(([mq]) => mq);
   }
 
   /** RESET_CONSUMER_CLIENT_OFFSET: the offsets go into the store; the application reads them with fetchConsumeOffset. */
@@ -456,42 +238,21 @@ export class DefaultMQPullConsumerImpl implements MQConsumerInner {
       if (mq.topic === topic) this.offsetStore.updateOffset(mq, offset, false);
   }
 
-  consumerStatus(topic: string | undefined): Array<[MessageQueue, bigint]> {
-    return this.store?.cloneOffsetTable(topic) ?? [];
-  }
-
-  consumerRunningInfo(jstackEnable: boolean): Buffer {
+  protected runningInfoParts(): RunningInfoParts {
     const o = this.options;
-    return encodeConsumerRunningInfo(
-      buildConsumerRunningInfo({
-        consumerFields: {
-          consumerGroup: this.consumerGroup,
-          brokerSuspendMaxTimeMillis: o.brokerSuspendMaxTimeMillis,
-          consumerTimeoutMillisWhenSuspend: o.consumerTimeoutMillisWhenSuspend,
-          consumerPullTimeoutMillis: o.consumerPullTimeoutMillis,
-          messageModel: o.messageModel,
-          maxReconsumeTimes: o.maxReconsumeTimes,
-        },
-        consumeOrderly: false,
-        threadPoolCoreSize: 0,
-        consumerStartTimestamp: this.startTimestamp,
-        namesrvAddrList: this.instance.api.namesrv.addresses,
-        consumeType: ConsumeType.CONSUME_ACTIVELY,
-        subscriptions: this.subscriptions(),
-        processQueueTable: [...this.rebalance.processQueueTable.values()].map(
-          ({ mq, pq }) => [mq, pq as ProcessQueue] as const,
-        ),
-        commitOffset: (mq) => this.store?.readOffsetInMemory(mq) ?? -1n,
-        consumeStatus: (topic) => this.stats.consumeStatus(this.consumerGroup, topic),
-        ...(jstackEnable ? { jstack: '' } : {}),
-      }),
-    );
-  }
-
-  async consumeMessageDirectly(): Promise<Buffer> {
-    throw new MQClientError('a pull consumer has no listener to consume a message directly', undefined, {
-      group: this.consumerGroup,
-    });
+    return {
+      consumerFields: {
+        consumerGroup: this.consumerGroup,
+        brokerSuspendMaxTimeMillis: o.brokerSuspendMaxTimeMillis,
+        consumerTimeoutMillisWhenSuspend: o.consumerTimeoutMillisWhenSuspend,
+        consumerPullTimeoutMillis: o.consumerPullTimeoutMillis,
+        messageModel: o.messageModel,
+        maxReconsumeTimes: o.maxReconsumeTimes,
+      },
+      consumeOrderly: false,
+      threadPoolCoreSize: 0,
+      processQueueTable: this.heldQueues(),
+    };
   }
 }
 

@@ -10,7 +10,7 @@ import {
   integer,
   oneOf,
 } from '../consumer-options.js';
-import type { MessageQueueListener } from '../lite/default-lite-pull-consumer-impl.js';
+import type { MessageQueueListener } from '../message-queue-listener.js';
 import type { AllocateMessageQueueStrategy } from '../rebalance/allocate/allocate-message-queue-strategy.js';
 
 export interface PullConsumerOptions extends ClientOptions {

@@ -15,7 +15,7 @@
 import type { MessageExt } from '../../../common/message/message.js';
 import type { MessageQueue } from '../../../common/message/message-queue.js';
 import { type MQAdmin, MQAdminFacade } from '../../mq-admin.js';
-import type { MessageQueueListener } from '../lite/default-lite-pull-consumer-impl.js';
+import type { MessageQueueListener } from '../message-queue-listener.js';
 import { createOffsetStore } from '../offset/create-offset-store.js';
 import type { PullResult } from '../pull/pull-result.js';
 import type { SubscriptionExpression } from '../subscription-expression.js';

@@ -14,7 +14,7 @@ import type { ClientConfig } from '../../client-config.js';
 import { errorText } from '../../errors.js';
 import type { ConsumeMessageService } from '../consume/consume-message-service.js';
 import type { OffsetStore } from '../offset/offset-store.js';
-import type { ResolvedPushConsumerOptions } from '../push-consumer-options.js';
+import type { ResolvedPushConsumerOptions } from '../push/push-consumer-options.js';
 import type { RebalanceImpl } from '../rebalance/rebalance-impl.js';
 import type { ConsumerStatsRecorder } from '../stats/consumer-stats-recorder.js';
 import type { PullAPIWrapper } from './pull-api-wrapper.js';

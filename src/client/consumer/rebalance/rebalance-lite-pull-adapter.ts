@@ -1,58 +1,25 @@
 /**
- * RebalanceLitePullImpl: what rebalancing does for a lite pull consumer. The queues it holds feed its
- * pull tasks (messageQueueChanged); a queue that leaves has its offset persisted; a new queue starts
- * where computePullFromWhere says, and no PullRequest is dispatched (the pull tasks do the pulling).
+ * RebalanceLitePullImpl: what rebalancing does for a lite pull consumer. As the pull consumer's (the
+ * queues it holds feed its pull tasks through messageQueueChanged, a queue that leaves has its offset
+ * persisted, no PullRequest is dispatched), but a new queue starts where computePullFromWhere says.
  */
 import type { MessageQueue } from '../../../common/message/message-queue.js';
-import { ConsumeType } from '../../../common/protocol/heartbeat-data.js';
-import type { OffsetStore } from '../offset/offset-store.js';
-import type { ProcessQueue } from '../process-queue.js';
 import { computePullFromWhere, type PullFromWhereContext } from './compute-pull-from-where.js';
-import type { RebalanceAdapter } from './rebalance-impl.js';
+import { type PullRebalanceHost, RebalancePullAdapter } from './rebalance-pull-adapter.js';
 
-export interface LitePullRebalanceHost {
-  readonly offsetStore: OffsetStore;
+export interface LitePullRebalanceHost extends PullRebalanceHost {
   pullFromWhereContext(): PullFromWhereContext;
-  /** The queues of `topic` this member reads changed. */
-  messageQueueChanged(
-    topic: string,
-    mqAll: readonly MessageQueue[],
-    mqDivided: readonly MessageQueue[],
-  ): void;
 }
 
-export class RebalanceLitePullAdapter implements RebalanceAdapter {
+export class RebalanceLitePullAdapter extends RebalancePullAdapter {
   private readonly host: LitePullRebalanceHost;
 
   constructor(host: LitePullRebalanceHost) {
+    super(host);
     this.host = host;
   }
 
-  consumeType(): ConsumeType {
-    return ConsumeType.CONSUME_ACTIVELY;
-  }
-
-  messageQueueChanged(
-    topic: string,
-    mqAll: readonly MessageQueue[],
-    mqDivided: readonly MessageQueue[],
-  ): void {
-    this.host.messageQueueChanged(topic, mqAll, mqDivided);
-  }
-
-  async removeUnnecessaryMessageQueue(mq: MessageQueue, _pq: ProcessQueue): Promise<boolean> {
-    await this.host.offsetStore.persist(mq);
-    this.host.offsetStore.removeOffset(mq);
-    return true;
-  }
-
-  removeDirtyOffset(mq: MessageQueue): void {
-    this.host.offsetStore.removeOffset(mq);
-  }
-
-  computePullFromWhere(mq: MessageQueue): Promise<bigint> {
+  override computePullFromWhere(mq: MessageQueue): Promise<bigint> {
     return computePullFromWhere(this.host.pullFromWhereContext(), mq);
   }
-
-  dispatchPullRequest(): void {}
 }

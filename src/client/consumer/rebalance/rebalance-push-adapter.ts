@@ -13,7 +13,7 @@ import type { CallOptions } from '../../instance/mq-client-api.js';
 import type { OffsetStore } from '../offset/offset-store.js';
 import type { ProcessQueue } from '../process-queue.js';
 import type { PullRequest } from '../pull/pull-request.js';
-import type { ResolvedPushConsumerOptions } from '../push-consumer-options.js';
+import type { ResolvedPushConsumerOptions } from '../push/push-consumer-options.js';
 import { computePullFromWhere } from './compute-pull-from-where.js';
 import type { RebalanceAdapter, RebalanceImpl } from './rebalance-impl.js';
 

@@ -15,7 +15,7 @@ import type {
   ConsumeConcurrentlyStatus,
   MessageListenerConcurrently,
 } from '../../../../src/client/consumer/listener.js';
-import type { PushConsumerOptions } from '../../../../src/client/consumer/push-consumer-options.js';
+import type { PushConsumerOptions } from '../../../../src/client/consumer/push/push-consumer-options.js';
 import { CHANNEL_NAMES, type ConsumeTraceContext } from '../../../../src/client/diagnostics.js';
 import type { MessageExt } from '../../../../src/common/message/message.js';
 import { type FakeConsumeHost, fakeConsumeHost, recordingHook } from './consume-host-fake.js';

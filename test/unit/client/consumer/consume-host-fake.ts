@@ -6,7 +6,7 @@
 import type { ConsumeMessageHook } from '../../../../src/client/consumer/consume/consume-hooks.js';
 import type { OrderlyConsumeHost } from '../../../../src/client/consumer/consume/consume-message-orderly-service.js';
 import { ProcessQueue } from '../../../../src/client/consumer/process-queue.js';
-import type { PushConsumerOptions } from '../../../../src/client/consumer/push-consumer-options.js';
+import type { PushConsumerOptions } from '../../../../src/client/consumer/push/push-consumer-options.js';
 import { AllocateMessageQueueAveragely } from '../../../../src/client/consumer/rebalance/allocate/averagely.js';
 import { RebalanceImpl } from '../../../../src/client/consumer/rebalance/rebalance-impl.js';
 import type { InnerProducer } from '../../../../src/client/instance/inner.js';

@@ -15,7 +15,7 @@ import type {
   MessageListenerOrderly,
 } from '../../../../src/client/consumer/listener.js';
 import type { ProcessQueue } from '../../../../src/client/consumer/process-queue.js';
-import type { PushConsumerOptions } from '../../../../src/client/consumer/push-consumer-options.js';
+import type { PushConsumerOptions } from '../../../../src/client/consumer/push/push-consumer-options.js';
 import type { MessageExt } from '../../../../src/common/message/message.js';
 import type { MessageQueue } from '../../../../src/common/message/message-queue.js';
 import { RequestCode } from '../../../../src/remoting/protocol/request-code.js';

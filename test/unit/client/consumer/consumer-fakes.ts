@@ -9,7 +9,7 @@ import {
   type PushConsumerOptions,
   type ResolvedPushConsumerOptions,
   resolvePushConsumerOptions,
-} from '../../../../src/client/consumer/push-consumer-options.js';
+} from '../../../../src/client/consumer/push/push-consumer-options.js';
 import type { RebalanceHost } from '../../../../src/client/consumer/rebalance/rebalance-impl.js';
 import type { ConsumerStatsRecorder } from '../../../../src/client/consumer/stats/consumer-stats-recorder.js';
 import type { MQClientAPI } from '../../../../src/client/instance/mq-client-api.js';

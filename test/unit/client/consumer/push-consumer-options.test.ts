@@ -11,7 +11,7 @@ import {
   DEFAULT_PUSH_CONSUMER_OPTIONS,
   type PushConsumerOptions,
   resolvePushConsumerOptions,
-} from '../../../../src/client/consumer/push-consumer-options.js';
+} from '../../../../src/client/consumer/push/push-consumer-options.js';
 import { AllocateMessageQueueAveragely } from '../../../../src/client/consumer/rebalance/allocate/averagely.js';
 import { ValidationError } from '../../../../src/common/errors.js';
 

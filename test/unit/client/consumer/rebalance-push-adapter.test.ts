@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import { ReadOffsetType } from '../../../../src/client/consumer/offset/offset-store.js';
 import { ProcessQueue } from '../../../../src/client/consumer/process-queue.js';
 import { PullRequest } from '../../../../src/client/consumer/pull/pull-request.js';
-import type { PushConsumerOptions } from '../../../../src/client/consumer/push-consumer-options.js';
+import type { PushConsumerOptions } from '../../../../src/client/consumer/push/push-consumer-options.js';
 import { AllocateMessageQueueAveragely } from '../../../../src/client/consumer/rebalance/allocate/averagely.js';
 import { RebalanceImpl } from '../../../../src/client/consumer/rebalance/rebalance-impl.js';
 import {

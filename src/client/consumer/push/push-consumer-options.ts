@@ -3,9 +3,9 @@
  * DefaultMQPushConsumerImpl and the consume services), upstream's names and defaults, checked once
  * at creation so a bad value fails there with the option's name.
  */
-import { ValidationError } from '../../common/errors.js';
-import { ConsumeFromWhere, MessageModel } from '../../common/protocol/heartbeat-data.js';
-import type { ClientOptions } from '../client-config.js';
+import { ValidationError } from '../../../common/errors.js';
+import { ConsumeFromWhere, MessageModel } from '../../../common/protocol/heartbeat-data.js';
+import type { ClientOptions } from '../../client-config.js';
 import {
   checkConsumerGroup,
   checkLocalOffsetStoreDir,
@@ -14,9 +14,9 @@ import {
   integer,
   oneOf,
   parseConsumeTimestamp,
-} from './consumer-options.js';
-import { DEFAULT_PROCESS_QUEUE_SETTINGS } from './process-queue.js';
-import type { AllocateMessageQueueStrategy } from './rebalance/allocate/allocate-message-queue-strategy.js';
+} from '../consumer-options.js';
+import { DEFAULT_PROCESS_QUEUE_SETTINGS } from '../process-queue.js';
+import type { AllocateMessageQueueStrategy } from '../rebalance/allocate/allocate-message-queue-strategy.js';
 
 export interface PushConsumerOptions extends ClientOptions {
   /** Required: members of a group share its queues (clustering) or each get everything (broadcasting). */

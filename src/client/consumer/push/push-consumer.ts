@@ -14,16 +14,16 @@
  * ```
  */
 
-import type { MessageExt } from '../../common/message/message.js';
-import type { MessageQueue } from '../../common/message/message-queue.js';
-import { type MQAdmin, MQAdminFacade } from '../mq-admin.js';
-import type { ConsumeMessageHook } from './consume/consume-hooks.js';
+import type { MessageExt } from '../../../common/message/message.js';
+import type { MessageQueue } from '../../../common/message/message-queue.js';
+import { type MQAdmin, MQAdminFacade } from '../../mq-admin.js';
+import type { ConsumeMessageHook } from '../consume/consume-hooks.js';
+import type { MessageListener } from '../listener.js';
+import { createOffsetStore } from '../offset/create-offset-store.js';
+import { ConsumerStatsManager } from '../stats/consumer-stats-manager.js';
+import type { SubscriptionExpression } from '../subscription-expression.js';
 import { DefaultMQPushConsumerImpl } from './default-mq-push-consumer-impl.js';
-import type { MessageListener } from './listener.js';
-import { createOffsetStore } from './offset/create-offset-store.js';
 import type { PushConsumerOptions } from './push-consumer-options.js';
-import { ConsumerStatsManager } from './stats/consumer-stats-manager.js';
-import type { SubscriptionExpression } from './subscription-expression.js';
 
 export interface PushConsumer extends MQAdmin {
   /** The group as given (without namespace). */
