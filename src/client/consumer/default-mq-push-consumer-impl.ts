@@ -274,7 +274,13 @@ export class DefaultMQPushConsumerImpl implements MQConsumerInner, OrderlyConsum
     }
     const listener = this.listener;
     if (listener === undefined)
-      throw new MQClientError('messageListener is null', undefined, { group: this.consumerGroup });
+      throw new MQClientError(
+        'messageListener is null: call registerMessageListener() before start()',
+        undefined,
+        {
+          group: this.consumerGroup,
+        },
+      );
     this.state = 'START_FAILED';
     if (this.options.messageModel === 'CLUSTERING') {
       const retryTopic = MixAll.getRetryTopic(this.consumerGroup);

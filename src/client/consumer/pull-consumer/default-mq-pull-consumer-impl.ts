@@ -5,6 +5,7 @@
  * shared RebalanceImpl; nothing is pulled by the library.
  */
 import { setMaxListeners } from 'node:events';
+import { forwardAbort } from '../../../common/call-aborts.js';
 import type { Clock } from '../../../common/clock.js';
 import { PullSysFlag } from '../../../common/constants.js';
 import { ValidationError } from '../../../common/errors.js';
@@ -286,10 +287,10 @@ export class DefaultMQPullConsumerImpl implements MQConsumerInner {
     const timeoutMillis =
       options.timeoutMs ??
       (block ? this.options.consumerTimeoutMillisWhenSuspend : this.options.consumerPullTimeoutMillis);
-    const signal =
-      options.signal === undefined
-        ? this.shutdownController.signal
-        : AbortSignal.any([options.signal, this.shutdownController.signal]);
+    // The caller's signal or shutdown, linked for this pull only (see common/call-aborts.ts).
+    const link = new AbortController();
+    const unlinks = [forwardAbort(options.signal, link), forwardAbort(this.shutdownController.signal, link)];
+    const signal = link.signal;
     const wrapper = this.pullAPIWrapper as PullAPIWrapper;
     const begin = this.clock.now();
     const raw = await wrapper
@@ -316,6 +317,9 @@ export class DefaultMQPullConsumerImpl implements MQConsumerInner {
           });
         }
         throw error;
+      })
+      .finally(() => {
+        for (const unlink of unlinks) unlink();
       });
     const result = wrapper.processPullResult(mq, raw, sub);
     this.stats.incPullRT(this.consumerGroup, mq.topic, this.clock.now() - begin);
