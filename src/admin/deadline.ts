@@ -5,6 +5,7 @@
  */
 
 import type { CallOptions } from '../client/instance/mq-client-api.js';
+import { forwardAbort } from '../common/call-aborts.js';
 import { RemotingTimeoutError } from '../remoting/transport/errors.js';
 
 export async function withinDeadline<T>(
@@ -15,17 +16,21 @@ export async function withinDeadline<T>(
   // A timer of our own, not AbortSignal.timeout: that one does not keep the process alive while
   // the call is all that is left to wait for.
   const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), call.timeoutMs);
-  const signal =
-    call.signal === undefined ? deadline.signal : AbortSignal.any([call.signal, deadline.signal]);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    deadline.abort();
+  }, call.timeoutMs);
+  const unlink = forwardAbort(call.signal, deadline);
   try {
-    return await run({ timeoutMs: call.timeoutMs, signal });
+    return await run({ timeoutMs: call.timeoutMs, signal: deadline.signal });
   } catch (error) {
-    if (deadline.signal.aborted && call.signal?.aborted !== true) {
+    if (timedOut && call.signal?.aborted !== true) {
       throw new RemotingTimeoutError(peer, call.timeoutMs);
     }
     throw error;
   } finally {
     clearTimeout(timer);
+    unlink();
   }
 }

@@ -6,7 +6,7 @@
  * - MQClientError: the client itself cannot go on (not started, no route, no name server, retries
  *   used up), with upstream's ClientErrorCode where upstream sets one.
  */
-import { RocketMQError, type RocketMQErrorOptions } from '../common/errors.js';
+import { ErrorCode, RocketMQError, type RocketMQErrorOptions } from '../common/errors.js';
 import { ResponseCode } from '../remoting/protocol/response-code.js';
 
 /** Upstream `ClientErrorCode`: response codes of failures the client detects itself. */
@@ -72,6 +72,7 @@ export class MQBrokerError extends RocketMQError {
   ) {
     super(`CODE: ${responseCode} DESC: ${remark ?? ''}${subjectText(subject)}`, responseCode, {
       retriable: isRetriableResponseCode(responseCode),
+      code: ErrorCode.BROKER,
     });
     this.remark = remark;
     this.brokerAddr = subject.brokerAddr;
@@ -81,6 +82,18 @@ export class MQBrokerError extends RocketMQError {
 }
 
 export interface MQClientErrorOptions extends RocketMQErrorOptions, ErrorSubject {}
+
+/** The string code of a client failure without one given, by the upstream code it carries. */
+const CLIENT_CODES: ReadonlyMap<number, ErrorCode> = new Map([
+  [ClientErrorCode.NOT_FOUND_TOPIC_EXCEPTION, ErrorCode.NO_ROUTE],
+  [ResponseCode.TOPIC_NOT_EXIST, ErrorCode.NO_ROUTE],
+  [ClientErrorCode.NO_NAME_SERVER_EXCEPTION, ErrorCode.NO_NAME_SERVER],
+  [ClientErrorCode.BROKER_NOT_EXIST_EXCEPTION, ErrorCode.BROKER_NOT_FOUND],
+  [ClientErrorCode.ACCESS_BROKER_TIMEOUT, ErrorCode.TIMEOUT],
+  [ClientErrorCode.REQUEST_TIMEOUT_EXCEPTION, ErrorCode.TIMEOUT],
+  [ClientErrorCode.CONNECT_BROKER_EXCEPTION, ErrorCode.CONNECT],
+  [ResponseCode.NO_MESSAGE, ErrorCode.NO_MESSAGE],
+]);
 
 /** The client cannot do what was asked (upstream MQClientException). */
 export class MQClientError extends RocketMQError {
@@ -93,19 +106,34 @@ export class MQClientError extends RocketMQError {
     responseCode: number = CLIENT_ERROR_NO_CODE,
     options: MQClientErrorOptions = {},
   ) {
-    super(`${message}${subjectText(options)}`, responseCode, options);
+    super(`${message}${subjectText(options)}`, responseCode, {
+      ...options,
+      code: options.code ?? CLIENT_CODES.get(responseCode) ?? ErrorCode.CLIENT,
+    });
     this.topic = options.topic;
     this.group = options.group;
     this.brokerAddr = options.brokerAddr;
   }
 }
 
+/** What a Node user does about a state, after upstream's words (which tools may match on). */
+const STATE_HINTS: Readonly<Record<string, string>> = {
+  CREATE_JUST: 'call start() first',
+  SHUTDOWN_ALREADY: 'the client was shut down; create a new one',
+  START_FAILED: 'start() failed; create a new client',
+};
+
 /** A call on a client that is not running (not started yet, or shut down, also while the call waited). */
 export class ClientStateError extends MQClientError {
   readonly state: string;
 
   constructor(what: string, state: string, options: MQClientErrorOptions = {}) {
-    super(`The ${what} service state not OK, ${state}`, CLIENT_ERROR_NO_CODE, options);
+    const hint = STATE_HINTS[state];
+    super(
+      `The ${what} service state not OK, ${state}${hint === undefined ? '' : `: ${hint}`}`,
+      CLIENT_ERROR_NO_CODE,
+      { ...options, code: ErrorCode.NOT_RUNNING },
+    );
     this.state = state;
   }
 }

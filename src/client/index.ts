@@ -1,7 +1,16 @@
 /** The Node.js client: producers now; consumers build on the same client instance. */
 
+// Errors a client call can reject with, each with a stable `code` (docs/errors.md).
+export { ErrorCode, RemotingCommandError, RocketMQError, ValidationError } from '../common/errors.js';
 export { ConsumeFromWhere, MessageModel } from '../common/protocol/heartbeat-data.js';
 export { AclClientRPCHook, type SessionCredentials } from '../remoting/transport/acl-client-rpc-hook.js';
+export {
+  RemotingAbortedError,
+  RemotingConnectError,
+  RemotingConnectionClosedError,
+  RemotingTimeoutError,
+  RemotingTooMuchRequestError,
+} from '../remoting/transport/errors.js';
 export { type ClientOptions, DEFAULT_CLIENT_CONFIG } from './client-config.js';
 export type { ConsumeMessageContext, ConsumeMessageHook } from './consumer/consume/consume-hooks.js';
 export {
@@ -25,6 +34,7 @@ export {
 } from './consumer/lite/lite-pull-consumer-options.js';
 export type { TopicMessageQueueChangeListener } from './consumer/lite/message-queue-change-monitor.js';
 export type { MessageQueueListener } from './consumer/message-queue-listener.js';
+export { LocalOffsetFileError } from './consumer/offset/local-file-offset-store.js';
 export { type PullResult, PullStatus } from './consumer/pull/pull-result.js';
 export type { PullCallOptions } from './consumer/pull-consumer/default-mq-pull-consumer-impl.js';
 export { createPullConsumer, type PullConsumer } from './consumer/pull-consumer/pull-consumer.js';

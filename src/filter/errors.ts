@@ -2,7 +2,7 @@
  * Errors of the filter layer. Compile errors carry SUBSCRIPTION_PARSE_FAILED so the broker answers a
  * bad subscription with upstream's code straight from the thrown error.
  */
-import { RocketMQError } from '../common/errors.js';
+import { ErrorCode, RocketMQError } from '../common/errors.js';
 
 /** ResponseCode.SUBSCRIPTION_PARSE_FAILED (the filter layer may not import remoting). */
 export const SUBSCRIPTION_PARSE_FAILED = 23;
@@ -10,7 +10,7 @@ export const SUBSCRIPTION_PARSE_FAILED = 23;
 /** A subscription expression that cannot be turned into a filter (bad tags, unknown type, bad SQL92). */
 export class FilterCompileError extends RocketMQError {
   constructor(message: string, options?: ErrorOptions) {
-    super(message, SUBSCRIPTION_PARSE_FAILED, options);
+    super(message, SUBSCRIPTION_PARSE_FAILED, { ...options, code: ErrorCode.FILTER_COMPILE });
   }
 }
 
@@ -49,7 +49,7 @@ export class SqlParseError extends FilterCompileError {
  */
 export class FilterEvaluationError extends RocketMQError {
   constructor(message: string, options?: ErrorOptions) {
-    super(message, 1, options);
+    super(message, 1, { ...options, code: ErrorCode.FILTER_EVALUATION });
   }
 }
 

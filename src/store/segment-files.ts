@@ -5,7 +5,7 @@
 
 import { rmdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { RocketMQError } from '../common/errors.js';
+import { ErrorCode, RocketMQError } from '../common/errors.js';
 import { type FileFaults, type OpenMode, PositionalFile } from './positional-file.js';
 
 const SYSTEM_ERROR = 1;
@@ -17,7 +17,10 @@ export class SegmentFileError extends RocketMQError {
   readonly offset: number | undefined;
 
   constructor(file: string, message: string, offset?: number, options?: ErrorOptions) {
-    super(`${file}${offset === undefined ? '' : ` at offset ${offset}`}: ${message}`, SYSTEM_ERROR, options);
+    super(`${file}${offset === undefined ? '' : ` at offset ${offset}`}: ${message}`, SYSTEM_ERROR, {
+      ...options,
+      code: ErrorCode.STORE_IO,
+    });
     this.file = file;
     this.offset = offset;
   }

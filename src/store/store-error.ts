@@ -3,14 +3,14 @@
  * can find the bytes; none is thrown for a condition the store can handle by itself.
  */
 
-import { RocketMQError } from '../common/errors.js';
+import { ErrorCode, RocketMQError } from '../common/errors.js';
 
 /** A write, fsync, create or delete of a store file failed, or the store refuses writes after one did. */
 export class StoreIOError extends RocketMQError {
   readonly fileName: string;
 
   constructor(fileName: string, message: string, options?: ErrorOptions) {
-    super(`${fileName}: ${message}`, 1, options);
+    super(`${fileName}: ${message}`, 1, { ...options, code: ErrorCode.STORE_IO });
     this.fileName = fileName;
   }
 }
@@ -26,7 +26,9 @@ export class StoreCorruptionError extends RocketMQError {
   readonly physicalOffset: number;
 
   constructor(fileName: string, offset: number, physicalOffset: number, message: string) {
-    super(offset >= 0 ? `${fileName} at offset ${offset}: ${message}` : `${fileName}: ${message}`, 1);
+    super(offset >= 0 ? `${fileName} at offset ${offset}: ${message}` : `${fileName}: ${message}`, 1, {
+      code: ErrorCode.STORE_CORRUPT,
+    });
     this.fileName = fileName;
     this.offset = offset;
     this.physicalOffset = physicalOffset;

@@ -13,9 +13,9 @@
  * Every attempt of a call shares its timeout (upstream gives each async retry the whole timeout
  * again; a promise that outlives its timeout would surprise a Node caller more).
  */
-import { setMaxListeners } from 'node:events';
+import { CallAborts } from '../../common/call-aborts.js';
 import { MixAll } from '../../common/constants.js';
-import { ValidationError } from '../../common/errors.js';
+import { RocketMQError, ValidationError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger.js';
 import type { Message, MessageExt } from '../../common/message/message.js';
 import { MessageQueue } from '../../common/message/message-queue.js';
@@ -94,7 +94,8 @@ export class DefaultMQProducerImpl implements MQProducerInner {
   private readonly clientOptions: ProducerOptions;
   private readonly faultStrategy: MQFaultStrategy;
   private readonly hooks: SendMessageHook[] = [];
-  private readonly shutdownController = new AbortController();
+  /** The sends in flight, which shutdown fails. */
+  private readonly calls = new CallAborts();
   private readonly config: ClientConfig;
   private readonly prepareOptions: PrepareOptions;
   private readonly logger: Logger;
@@ -114,7 +115,6 @@ export class DefaultMQProducerImpl implements MQProducerInner {
     this.producerGroup = withNamespaceOf(this.config, this.options.producerGroup);
     this.logger = this.config.logger.child('producer');
     this.faultStrategy = new MQFaultStrategy(this.options, this.config.clock);
-    setMaxListeners(0, this.shutdownController.signal);
     this.admin = new NamespacedAdmin(this.config, () => {
       this.makeSureStateOK();
       return (this.clientInstance as MQClientInstance).admin;
@@ -205,9 +205,7 @@ export class DefaultMQProducerImpl implements MQProducerInner {
   /** InnerProducer: fails waiting sends and leaves the instance (the instance is shutting down). */
   async shutdownInner(): Promise<void> {
     this.state = 'SHUTDOWN_ALREADY';
-    this.shutdownController.abort(
-      new ClientStateError('producer', 'SHUTDOWN_ALREADY', { group: this.producerGroup }),
-    );
+    this.calls.abortAll(new ClientStateError('producer', 'SHUTDOWN_ALREADY', { group: this.producerGroup }));
     await this.clientInstance?.unregisterProducer(this.producerGroup);
   }
 
@@ -224,9 +222,7 @@ export class DefaultMQProducerImpl implements MQProducerInner {
     const instance = this.clientInstance;
     const wasRunning = this.state === 'RUNNING';
     this.state = 'SHUTDOWN_ALREADY';
-    this.shutdownController.abort(
-      new ClientStateError('producer', 'SHUTDOWN_ALREADY', { group: this.producerGroup }),
-    );
+    this.calls.abortAll(new ClientStateError('producer', 'SHUTDOWN_ALREADY', { group: this.producerGroup }));
     if (instance === undefined) return;
     await instance.unregisterProducer(this.producerGroup);
     await instance.shutdown();
@@ -336,10 +332,7 @@ export class DefaultMQProducerImpl implements MQProducerInner {
     if (!Number.isFinite(timeout) || timeout <= 0) {
       return Promise.reject(new ValidationError(`timeoutMs must be a number > 0, got ${timeout}`, -1));
     }
-    const signal =
-      options.signal === undefined
-        ? this.shutdownController.signal
-        : AbortSignal.any([options.signal, this.shutdownController.signal]);
+    const { signal, release } = this.calls.begin(options.signal);
     const call = { prepared, mode, timeout, signal, begin: Date.now() };
     const sent =
       options.messageQueue !== undefined
@@ -347,18 +340,16 @@ export class DefaultMQProducerImpl implements MQProducerInner {
         : options.selector !== undefined
           ? this.sendSelect(call, options.selector, options.arg)
           : this.sendDefaultImpl(call);
-    return sent.catch((error: unknown) => {
-      throw this.finalError(error, prepared);
-    });
+    return sent
+      .catch((error: unknown) => {
+        throw this.finalError(error, prepared);
+      })
+      .finally(release);
   }
 
   /** Abort by shutdown becomes a ClientStateError; everything else stays as it is. */
   private finalError(error: unknown, prepared: PreparedSend): unknown {
-    if (
-      error instanceof RemotingAbortedError &&
-      this.shutdownController.signal.aborted &&
-      this.state !== 'RUNNING'
-    ) {
+    if (error instanceof RemotingAbortedError && this.calls.aborted && this.state !== 'RUNNING') {
       return new ClientStateError('producer', 'SHUTDOWN_ALREADY', {
         group: this.producerGroup,
         topic: prepared.topic,
@@ -433,7 +424,15 @@ export class DefaultMQProducerImpl implements MQProducerInner {
     }
     if (result !== undefined) return result;
     const cost = Date.now() - call.begin;
-    const subject = { topic: prepared.topic, group: this.producerGroup, cause: lastError, retriable: true };
+    // The last attempt's code, so a caller tells a network failure from a broker's refusal at once.
+    const code = lastError instanceof RocketMQError ? lastError.code : undefined;
+    const subject = {
+      topic: prepared.topic,
+      group: this.producerGroup,
+      cause: lastError,
+      retriable: true,
+      code,
+    };
     if (timedOut) {
       throw new MQClientError(
         `Send timed out after ${cost} ms (timeout ${call.timeout} ms), ${times} attempt(s)`,
@@ -652,7 +651,7 @@ export class DefaultMQProducerImpl implements MQProducerInner {
           finish();
           reject(
             new MQClientError(
-              `No route info of this topic: ${this.userTopic(topic)}: the name servers did not answer within the send's timeout`,
+              `No route info of this topic: ${this.userTopic(topic)}: the name servers did not answer within the send's timeout (is the name server address right?)`,
               ClientErrorCode.NOT_FOUND_TOPIC_EXCEPTION,
               {
                 topic: this.userTopic(topic),
@@ -701,7 +700,7 @@ export class DefaultMQProducerImpl implements MQProducerInner {
     const cause = instance.lastRouteError(wireTopic);
     const why = cause === undefined ? '' : `: ${errorText(cause)}`;
     return new MQClientError(
-      `No route info of this topic: ${topic}${why}`,
+      `No route info of this topic: ${topic}${why} (${NO_ROUTE_HINT})`,
       ClientErrorCode.NOT_FOUND_TOPIC_EXCEPTION,
       {
         topic,
@@ -733,6 +732,10 @@ interface SendCall {
   readonly signal: AbortSignal;
   readonly begin: number;
 }
+
+/** Upstream's no-route text names no cause; these are the usual ones. */
+const NO_ROUTE_HINT =
+  'is the topic created (or autoCreateTopicEnable on in the broker), and is the name server address right?';
 
 function responseCodeOf(error: unknown): number {
   if (error instanceof MQBrokerError) return error.responseCode;

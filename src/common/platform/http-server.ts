@@ -29,7 +29,7 @@ export const DEFAULT_HTTP_HOST = '127.0.0.1';
 /** A port another process (or another of our servers) holds; names the setting that moves it. */
 export class HttpPortInUseError extends RocketMQError {
   /** As Node's own listen errors, so code that checks `code` and `port` recognises it. */
-  readonly code = 'EADDRINUSE';
+  override readonly code = 'EADDRINUSE';
 
   constructor(
     readonly port: number,

@@ -3,7 +3,7 @@
  * can tell which one failed without parsing the message. A timeout, a lost or refused connection and
  * a full pending table may clear up, so those are retriable; an abort is the caller's own decision.
  */
-import { RocketMQError } from '../../common/errors.js';
+import { ErrorCode, RocketMQError } from '../../common/errors.js';
 
 /** No response arrived within the request's timeout. */
 export class RemotingTimeoutError extends RocketMQError {
@@ -11,7 +11,10 @@ export class RemotingTimeoutError extends RocketMQError {
   readonly timeoutMs: number;
 
   constructor(address: string, timeoutMs: number) {
-    super(`request to ${address} timed out after ${timeoutMs} ms`, 1, { retriable: true });
+    super(`request to ${address} timed out after ${timeoutMs} ms`, 1, {
+      retriable: true,
+      code: ErrorCode.TIMEOUT,
+    });
     this.address = address;
     this.timeoutMs = timeoutMs;
   }
@@ -23,7 +26,10 @@ export class RemotingConnectionClosedError extends RocketMQError {
   readonly reason: string;
 
   constructor(address: string, reason: string) {
-    super(`connection to ${address} closed: ${reason}`, 1, { retriable: true });
+    super(`connection to ${address} closed: ${reason}`, 1, {
+      retriable: true,
+      code: ErrorCode.CONNECTION_CLOSED,
+    });
     this.address = address;
     this.reason = reason;
   }
@@ -34,17 +40,25 @@ export class RemotingConnectError extends RocketMQError {
   readonly address: string;
 
   constructor(address: string, detail: string, options?: ErrorOptions) {
-    super(`connect to ${address} failed: ${detail}`, 1, { ...options, retriable: true });
+    super(`connect to ${address} failed: ${detail}`, 1, {
+      ...options,
+      retriable: true,
+      code: ErrorCode.CONNECT,
+    });
     this.address = address;
   }
 }
 
-/** The caller's AbortSignal fired; `cause` holds the signal's reason. */
+/**
+ * The caller's AbortSignal fired; `cause` holds the signal's reason. Every call that takes a
+ * `{ signal }` rejects with this class when the signal fires, whether a request was on the wire or
+ * not (`address` is then empty).
+ */
 export class RemotingAbortedError extends RocketMQError {
   readonly address: string;
 
-  constructor(address: string, reason: unknown) {
-    super(`request to ${address} aborted`, 1, { cause: reason });
+  constructor(address: string, reason: unknown, what = address === '' ? 'call' : `request to ${address}`) {
+    super(`${what} aborted`, 1, { cause: reason, code: ErrorCode.ABORTED });
     this.address = address;
   }
 }
@@ -55,7 +69,10 @@ export class RemotingTooMuchRequestError extends RocketMQError {
   readonly limit: number;
 
   constructor(address: string, limit: number) {
-    super(`${limit} requests to ${address} are already waiting for a response`, 1, { retriable: true });
+    super(`${limit} requests to ${address} are already waiting for a response`, 1, {
+      retriable: true,
+      code: ErrorCode.TOO_MANY_REQUESTS,
+    });
     this.address = address;
     this.limit = limit;
   }

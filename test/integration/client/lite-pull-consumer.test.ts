@@ -14,7 +14,13 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { BrokerController } from '../../../src/broker/broker-controller.js';
 import { localOffsetStorePath } from '../../../src/client/consumer/offset/local-file-offset-store.js';
-import { ClientStateError, MQBrokerError, MQClientError, type Producer } from '../../../src/client/index.js';
+import {
+  ClientStateError,
+  MQBrokerError,
+  MQClientError,
+  type Producer,
+  RemotingAbortedError,
+} from '../../../src/client/index.js';
 import { ValidationError } from '../../../src/common/errors.js';
 import type { MessageExt } from '../../../src/common/message/message.js';
 import type { MessageQueue } from '../../../src/common/message/message-queue.js';
@@ -602,8 +608,14 @@ describe('bad use', () => {
     await until(() => c.assignment().length === 1, 'queue held');
     const controller = new AbortController();
     const aborted = c.poll({ timeoutMs: 60_000, signal: controller.signal });
-    controller.abort(new Error('the caller gave up'));
-    await assert.rejects(aborted, /the caller gave up/);
+    const reason = new Error('the caller gave up');
+    controller.abort(reason);
+    // As an aborted send: RemotingAbortedError, ERR_ROCKETMQ_ABORTED, the reason as cause.
+    await assert.rejects(
+      aborted,
+      (e: unknown) =>
+        e instanceof RemotingAbortedError && e.code === 'ERR_ROCKETMQ_ABORTED' && e.cause === reason,
+    );
     await assert.rejects(c.poll({ signal: 'no' as unknown as AbortSignal }), ValidationError);
     const waiting = c.poll({ timeoutMs: 60_000 });
     const iterating = c[Symbol.asyncIterator]().next();

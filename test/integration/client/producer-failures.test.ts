@@ -4,6 +4,7 @@
  * settles within its timeout.
  */
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { createServer } from 'node:net';
 import { after, before, test } from 'node:test';
 import type { BrokerController } from '../../../src/broker/broker-controller.js';
@@ -313,6 +314,29 @@ test('an AbortSignal ends a send waiting for the broker at once; an aborted sign
   );
   assert.equal(heldCount, countBefore + 1, 'nothing reached the broker');
   assert.ok(attempts.every((a) => a.outcome !== SendStatus.SEND_OK));
+});
+
+test('one long-lived signal over many sends in flight: no listener left behind, no MaxListeners warning', async () => {
+  const topic = uniqueName('LongSignal');
+  await createTopic(cluster, topic, 1);
+  const producer = await started({ namesrvAddr: cluster.namesrvAddr });
+  const warnings: string[] = [];
+  const onWarning = (w: Error) => warnings.push(w.name);
+  process.on('warning', onWarning);
+  try {
+    const appLifetime = new AbortController();
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        producer.send({ topic, body: `m${i}` }, { signal: appLifetime.signal }),
+      ),
+    );
+    assert.ok(results.every((r) => r.sendStatus === SendStatus.SEND_OK));
+    assert.equal(getEventListeners(appLifetime.signal, 'abort').length, 0);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(warnings, []);
+  } finally {
+    process.off('warning', onWarning);
+  }
 });
 
 test('a dead broker: every attempt refused, then a retriable MQClientError (CONNECT_BROKER_EXCEPTION) within the timeout', async () => {

@@ -130,7 +130,13 @@ describe('MQClientError and ClientStateError', () => {
     assert.equal(e.name, 'ClientStateError');
     assert.equal(e.state, 'SHUTDOWN_ALREADY');
     assert.equal(e.retriable, false);
-    assert.equal(e.message, 'The producer service state not OK, SHUTDOWN_ALREADY (group pg)');
+    assert.equal(
+      e.message,
+      'The producer service state not OK, SHUTDOWN_ALREADY: the client was shut down; create a new one (group pg)',
+    );
+    assert.equal(e.code, 'ERR_ROCKETMQ_NOT_RUNNING');
+    const early = new ClientStateError('producer', 'CREATE_JUST');
+    assert.equal(early.message, 'The producer service state not OK, CREATE_JUST: call start() first');
   });
 
   test('errorText', () => {

@@ -6,6 +6,7 @@
 import type { Clock, TimerHandle } from '../../../common/clock.js';
 import type { MessageExt } from '../../../common/message/message.js';
 import type { MessageQueue } from '../../../common/message/message-queue.js';
+import { RemotingAbortedError } from '../../../remoting/transport/errors.js';
 import type { ProcessQueue } from '../process-queue.js';
 
 export interface ConsumeRequest {
@@ -57,10 +58,10 @@ export class ConsumeRequestCache {
 
   /**
    * The next request, waiting up to `timeoutMs` (undefined when none came); an aborted `signal` ends
-   * the wait with its reason.
+   * the wait with RemotingAbortedError (its `cause` the signal's reason), as every `{ signal }` call.
    */
   take(timeoutMs: number, signal?: AbortSignal): Promise<ConsumeRequest | undefined> {
-    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (signal?.aborted) return Promise.reject(new RemotingAbortedError('', signal.reason, 'poll'));
     const next = this.requests.shift();
     if (next !== undefined) return Promise.resolve(next);
     if (timeoutMs <= 0) return Promise.resolve(undefined);
@@ -78,7 +79,7 @@ export class ConsumeRequestCache {
       if (signal !== undefined) {
         const onAbort = () => {
           leave();
-          reject(signal.reason);
+          reject(new RemotingAbortedError('', signal.reason, 'poll'));
         };
         signal.addEventListener('abort', onAbort, { once: true });
         waiter.release = () => signal.removeEventListener('abort', onAbort);

@@ -12,6 +12,7 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { ErrorCode } from '../../../common/errors.js';
 import type { Logger } from '../../../common/logger.js';
 import type { MessageQueue } from '../../../common/message/message-queue.js';
 import { writeFileAtomic } from '../../../common/platform/atomic-file.js';
@@ -41,7 +42,10 @@ export class LocalOffsetFileError extends MQClientError {
   readonly file: string;
 
   constructor(file: string, cause: unknown) {
-    super(`readLocalOffset failed: ${file} cannot be read: ${errorText(cause)}`, undefined, { cause });
+    super(`readLocalOffset failed: ${file} cannot be read: ${errorText(cause)}`, undefined, {
+      cause,
+      code: ErrorCode.OFFSET_FILE,
+    });
     this.file = file;
   }
 }

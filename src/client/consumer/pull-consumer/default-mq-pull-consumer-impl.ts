@@ -4,6 +4,7 @@
  * are rebalanced over the group (fetchMessageQueuesInBalance, the message queue listener) with the
  * shared RebalanceImpl; nothing is pulled by the library.
  */
+import { forwardAbort } from '../../../common/call-aborts.js';
 import { PullSysFlag } from '../../../common/constants.js';
 import { ValidationError } from '../../../common/errors.js';
 import type { MessageExt } from '../../../common/message/message.js';
@@ -135,10 +136,10 @@ export class DefaultMQPullConsumerImpl extends ConsumerCore<ResolvedPullConsumer
     const timeoutMillis =
       options.timeoutMs ??
       (block ? this.options.consumerTimeoutMillisWhenSuspend : this.options.consumerPullTimeoutMillis);
-    const signal =
-      options.signal === undefined
-        ? this.shutdownController.signal
-        : AbortSignal.any([options.signal, this.shutdownController.signal]);
+    // The caller's signal or shutdown, linked for this pull only (see common/call-aborts.ts).
+    const link = new AbortController();
+    const unlinks = [forwardAbort(options.signal, link), forwardAbort(this.shutdownController.signal, link)];
+    const signal = link.signal;
     const wrapper = this.pullAPIWrapper as PullAPIWrapper;
     const begin = this.clock.now();
     const raw = await wrapper
@@ -161,6 +162,9 @@ export class DefaultMQPullConsumerImpl extends ConsumerCore<ResolvedPullConsumer
           throw this.stateError(undefined, { topic: queue.topic, cause: error });
         }
         throw error;
+      })
+      .finally(() => {
+        for (const unlink of unlinks) unlink();
       });
     const result = wrapper.processPullResult(mq, raw, sub);
     this.stats.incPullRT(this.consumerGroup, mq.topic, this.clock.now() - begin);

@@ -158,7 +158,11 @@ export class DefaultMQPushConsumerImpl
 
   protected override prepareStart(): void {
     if (this.listener === undefined)
-      throw new MQClientError('messageListener is null', undefined, { group: this.consumerGroup });
+      throw new MQClientError(
+        'messageListener is null: call registerMessageListener() before start()',
+        undefined,
+        { group: this.consumerGroup },
+      );
     if (this.options.messageModel === 'CLUSTERING') {
       const retryTopic = MixAll.getRetryTopic(this.consumerGroup);
       this.rebalance.subscriptionInner.set(

@@ -14,6 +14,7 @@ import { ProcessQueue } from '../../../../src/client/consumer/process-queue.js';
 import { ManualClock } from '../../../../src/common/clock.js';
 import { MessageExt } from '../../../../src/common/message/message.js';
 import { MessageQueue } from '../../../../src/common/message/message-queue.js';
+import { RemotingAbortedError } from '../../../../src/remoting/transport/errors.js';
 
 const q0 = new MessageQueue('T', 'broker-a', 0);
 const q1 = new MessageQueue('T', 'broker-a', 1);
@@ -148,7 +149,7 @@ describe('ConsumeRequestCache waits with a signal', () => {
     const waiting = cache.take(10_000, controller.signal);
     const reason = new Error('stop waiting');
     controller.abort(reason);
-    await assert.rejects(waiting, (e) => e === reason);
+    await assert.rejects(waiting, (e) => e instanceof RemotingAbortedError && e.cause === reason);
     assert.equal(getEventListeners(controller.signal, 'abort').length, 0);
     const next = request(q0, 1);
     cache.put(next);
@@ -160,7 +161,11 @@ describe('ConsumeRequestCache waits with a signal', () => {
   test('an already aborted signal rejects at once, even with a batch waiting', async () => {
     const cache = new ConsumeRequestCache(new ManualClock());
     cache.put(request(q0, 1));
-    await assert.rejects(cache.take(1000, AbortSignal.abort(new Error('gone'))), /gone/);
+    const gone = new Error('gone');
+    await assert.rejects(
+      cache.take(1000, AbortSignal.abort(gone)),
+      (e) => e instanceof RemotingAbortedError && e.code === 'ERR_ROCKETMQ_ABORTED' && e.cause === gone,
+    );
     assert.equal(cache.size, 1, 'the batch stays for the next poll');
   });
 
