@@ -67,6 +67,8 @@ function storeConfig(brokerName: string, role: Role): Record<string, string | nu
     brokerName,
     brokerRole: role,
     brokerId: role === 'SLAVE' ? 1 : 0,
+    // Read by ours only: an ASYNC_MASTER opens its HA port when it expects slaves.
+    totalReplicas: 2,
     mappedFileSizeCommitLog: FILE_MIB * 1024 * 1024,
     mappedFileSizeConsumeQueue: 300_000 * 20,
     autoCreateTopicEnable: true,

@@ -34,6 +34,7 @@ import {
 import { DEFAULT_MESSAGE_STORE_CONFIG, type MessageStoreConfig } from '../store/config.js';
 import {
   type BrokerHaConfig,
+  checkHaAuth,
   checkHaListenPort,
   checkHaTransfer,
   DEFAULT_HA_CONFIG,
@@ -518,6 +519,7 @@ export function validateBrokerConfig(c: BrokerConfig): BrokerConfig {
     );
   }
   checkHaListenPort(c, errors);
+  checkHaAuth(c, errors);
   for (const addr of namesrvAddressList(c.namesrvAddr)) {
     if (!isHostPort(addr)) {
       errors.push(

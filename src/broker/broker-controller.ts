@@ -34,6 +34,7 @@ import {
 } from '../remoting/transport/index.js';
 import type { MessageStoreConfig } from '../store/config.js';
 import { DefaultMessageStore } from '../store/default-message-store.js';
+import type { HATransport } from '../store/ha/ha-service.js';
 import type { RecoveryProgressListener } from '../store/recovery-progress.js';
 import { ScheduleMessageService } from '../store/schedule/schedule-message-service.js';
 import { ACL_ADMIN_CODES, AclAdminProcessor } from './acl/acl-admin-processor.js';
@@ -47,7 +48,9 @@ import {
   brokerConfig,
   toMessageStoreConfig,
 } from './broker-config.js';
+import { haListenerNeeded } from './broker-config-ha.js';
 import { BrokerConfiguration } from './broker-configuration.js';
+import { brokerHaTransport } from './broker-ha.js';
 import { ClientHousekeepingService } from './client/client-housekeeping-service.js';
 import { ConsumerManager } from './client/consumer-manager.js';
 import {
@@ -179,6 +182,8 @@ export class BrokerController implements BrokerContext {
   private lastHaMasterAddr: string | undefined;
   /** Where the HA service listens once started. */
   private haPort: number | undefined;
+  /** TLS and the signed handshake of the HA service (broker-ha.ts). */
+  private readonly haTransport: HATransport;
 
   constructor(options: CreateBrokerOptions = {}) {
     this.config = brokerConfig(options.config, options.env);
@@ -345,6 +350,14 @@ export class BrokerController implements BrokerContext {
     this.acl = config.aclEnable
       ? new BrokerAcl(config, this.clock, this.logger.child('acl'), this.messageStore)
       : undefined;
+    this.haTransport = brokerHaTransport({
+      config,
+      acl: this.acl,
+      tlsServer: serverSettings.tls ?? {},
+      tls,
+      clock: this.clock,
+      logger: this.logger.child('ha'),
+    });
     this.http = new BrokerHttpService(this, this.logger.child('http'));
     const aclAdmin = new AclAdminProcessor(this, this.acl);
     for (const server of [this.remotingServer, this.fastRemotingServer]) {
@@ -451,7 +464,7 @@ export class BrokerController implements BrokerContext {
         port: this.config.listenPort === 0 ? 0 : this.config.listenPort - 2,
         ...(host === undefined ? {} : { host }),
       });
-      await this.startHA(host);
+      await this.startHA();
       await this.http.start();
       this.brokerOuterAPI.updateNameServerAddressList(this.config.namesrvAddr);
       this.clientHousekeepingService.start();
@@ -658,24 +671,38 @@ export class BrokerController implements BrokerContext {
 
   /**
    * HA on listenPort + 1 (with listenPort 0, any free port if that one is taken), as BrokerStartup
-   * forces it; a slave with haMasterAddress (upstream: 6 characters or more) follows that address,
-   * any other the one its registration returns.
+   * forces it, bound to haListenHost or else brokerIP2, and only where the role needs it (see
+   * haListenerNeeded); a slave with haMasterAddress (upstream: 6 characters or more) follows that
+   * address, any other the one its registration returns.
    */
-  private async startHA(host: string | undefined): Promise<void> {
+  private async startHA(): Promise<void> {
     const store = this.haStore;
     if (store === undefined) return;
-    const at = host === undefined ? {} : { host };
-    try {
-      this.haPort = await store.haService.start({ port: this.listenPort + 1, ...at });
-    } catch (error) {
-      // listenPort 0 (tests) took a free port whose neighbour may be taken: any free port then.
-      if (this.config.listenPort !== 0) throw error;
-      this.haPort = await store.haService.start({ port: 0, ...at });
-      this.logger.warn('listenPort + 1 is taken: HA listens on another port', { haPort: this.haPort });
+    const ha = store.haService;
+    ha.secure(this.haTransport);
+    if (!haListenerNeeded(this.config)) {
+      await ha.start();
+      this.logger.info('HA port not opened: an ASYNC_MASTER with totalReplicas=1 expects no slave');
+    } else {
+      const host = this.config.haListenHost ?? this.config.brokerIP2;
+      try {
+        this.haPort = await ha.start({ port: this.listenPort + 1, host });
+      } catch (error) {
+        // listenPort 0 (tests) took a free port whose neighbour may be taken: any free port then.
+        if (this.config.listenPort !== 0 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') {
+          throw new RocketMQError(
+            `HA port ${host}:${this.listenPort + 1} cannot listen (${describe(error)}); haListenHost names the address to bind when brokerIP2 is not one of this host's`,
+            1,
+            { cause: error },
+          );
+        }
+        this.haPort = await ha.start({ port: 0, host });
+        this.logger.warn('listenPort + 1 is taken: HA listens on another port', { haPort: this.haPort });
+      }
     }
     const fixed = this.config.haMasterAddress;
     if (this.config.brokerRole === 'SLAVE' && fixed !== undefined && fixed.length >= 6) {
-      store.haService.updateMasterAddress(fixed);
+      ha.updateMasterAddress(fixed);
     }
   }
 

@@ -61,6 +61,9 @@ export function startBrokerOverrides(input: StartOverridesInput): BrokerConfigOv
   if (!input.fileKeys.has('brokerIP1')) profile.brokerIP1 = ip;
   // The HA address follows, so nothing the broker registers names an address that may go away.
   if (!input.fileKeys.has('brokerIP2')) profile.brokerIP2 = input.flags.brokerIP1 ?? ip;
+  // No slave follows a development broker: its HA port stays closed (ASYNC_MASTER, totalReplicas=1),
+  // and should a broker.conf open it, it is reachable from this machine only.
+  if (!input.fileKeys.has('haListenHost')) profile.haListenHost = DEV_BROKER_IP;
   const flags: BrokerConfigOverrides = {};
   for (const [key, value] of Object.entries(input.flags)) {
     if (value !== undefined) (flags as Record<string, unknown>)[key] = value;

@@ -59,6 +59,8 @@ async function ourBroker(
       namesrvAddr,
       brokerRole: role,
       brokerId: role === 'SLAVE' ? 1 : 0,
+      // Upstream's unsigned HA wire, which the official broker promoted on this store speaks.
+      haAuthMode: 'plain',
       autoCreateTopicEnable: true,
       mappedFileSizeCommitLog: FILE_SIZE,
       mappedFileSizeConsumeQueue: CQ_FILE_SIZE,
@@ -222,6 +224,7 @@ describe('official broker promoted on our slave store', () => {
         listenPort: await freeBrokerPort(),
         brokerRole: 'SLAVE',
         brokerId: 1,
+        haAuthMode: 'plain',
         mappedFileSizeCommitLog: FILE_SIZE,
         mappedFileSizeConsumeQueue: CQ_FILE_SIZE,
       },

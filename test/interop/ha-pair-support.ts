@@ -135,6 +135,10 @@ async function startOurs(spec: HaBrokerSpec): Promise<HaBroker> {
       listenPort: port,
       autoCreateTopicEnable: true,
       ...haConfig(spec),
+      // Ours only (the official broker has neither key): an ASYNC_MASTER expecting a slave, and
+      // upstream's unsigned HA wire, which official slaves and masters speak.
+      totalReplicas: 2,
+      haAuthMode: 'plain',
     },
     // The checks read the whole log: a "Sync... Exception" is an error line.
     keepLog: true,

@@ -130,6 +130,8 @@ describe('slave role against the official 4.9.8 broker', { timeout: 300_000 }, (
           brokerName: BROKER_NAME,
           brokerId: 1,
           brokerRole: 'SLAVE',
+          // The official master speaks upstream's unsigned HA wire.
+          haAuthMode: 'plain',
           namesrvAddr,
           mappedFileSizeCommitLog: 16 * 1024 * 1024,
         },
@@ -271,6 +273,9 @@ describe('the official 4.9.8 slave of our master', { timeout: 300_000 }, () => {
           brokerIP2: '127.0.0.1',
           brokerName: OUR_BROKER,
           namesrvAddr: nsAddr,
+          // An ASYNC_MASTER expecting the official slave, which speaks upstream's unsigned HA wire.
+          totalReplicas: 2,
+          haAuthMode: 'plain',
           mappedFileSizeCommitLog: 16 * 1024 * 1024,
         },
         logger: quiet,

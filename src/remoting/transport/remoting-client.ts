@@ -37,7 +37,7 @@ function acceptAnyName(): undefined {
 }
 
 /** node:tls options for `tls`; see TlsClientOptions for why nothing is verified by default. */
-function tlsConnectOptions(host: string, port: number, tls: TlsClientSettings): TlsConnectOptions {
+export function tlsConnectOptions(host: string, port: number, tls: TlsClientSettings): TlsConnectOptions {
   const options: TlsConnectOptions = {
     host,
     port,

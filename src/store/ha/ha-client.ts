@@ -30,6 +30,21 @@ export interface HAClientOptions {
   resetTo?: () => Promise<void>;
 }
 
+/** How the slave reaches its master, which the broker plugs in (TLS, the signed handshake). */
+export interface HAClientTransport {
+  /**
+   * Opens the connection to the master; `ready` names the event after which the socket is usable.
+   * Default: plain TCP, ready on 'connect'.
+   */
+  connector?: (host: string, port: number) => { socket: Socket; ready: 'connect' | 'secureConnect' };
+  /** The signed handshake to send before the first report (ha-handshake.ts), made per connection. */
+  handshake?: () => Buffer;
+}
+
+function plainConnect(host: string, port: number): { socket: Socket; ready: 'connect' } {
+  return { socket: connect({ host, port, noDelay: true }), ready: 'connect' };
+}
+
 export class HAClient {
   private masterAddress: string | undefined;
   private socket: Socket | undefined;
@@ -49,6 +64,8 @@ export class HAClient {
   private resumeFrom: number | undefined;
   private readonly tick: number;
   private readonly reconnectInterval: number;
+  /** Plain TCP and no handshake (upstream's) unless the broker says otherwise. */
+  transport: HAClientTransport = {};
   /** Frames appended since the connection opened (tests and stats). */
   appendedFrames = 0;
 
@@ -111,16 +128,18 @@ export class HAClient {
       this.log.warn('master HA address is not host:port', { addr });
       return;
     }
-    const socket = connect({ host: addr.slice(0, colon), port, noDelay: true });
+    const { socket, ready } = (this.transport.connector ?? plainConnect)(addr.slice(0, colon), port);
     this.socket = socket;
     this.reader = new FrameReader();
     const now = this.options.clock.now();
     this.lastReadTimestamp = now;
     this.lastWriteTimestamp = now;
-    socket.on('connect', () => {
+    socket.once(ready, () => {
       if (this.socket !== socket) return;
       this.log.info('connected to master', { master: addr });
       this.lastReadTimestamp = this.options.clock.now();
+      const handshake = this.transport.handshake;
+      if (handshake !== undefined) socket.write(handshake());
       const empty = this.commitLog.mappedFileQueue.getLastMappedFile() === undefined;
       this.reportSlaveMaxOffset(
         empty && this.resumeFrom !== undefined ? this.resumeFrom : this.commitLog.getMaxOffset(),

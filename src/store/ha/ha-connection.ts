@@ -52,6 +52,8 @@ export class HAConnection {
   constructor(
     private readonly host: HAConnectionHost,
     private readonly socket: Socket,
+    /** Bytes the slave sent after its handshake, read before the socket's next ones. */
+    initial?: Buffer,
   ) {
     this.clientAddr = `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`;
     const now = host.clock.now();
@@ -66,6 +68,12 @@ export class HAConnection {
     socket.on('error', (err) => this.close(`socket error: ${err.message}`, 'info'));
     socket.on('close', () => this.close(undefined, 'info'));
     this.timer = host.clock.setTimeout(this.onTick, this.tick);
+    if (initial !== undefined) this.onData(initial);
+  }
+
+  /** Whether the connection has ended (it may end while its first bytes are read). */
+  get isClosed(): boolean {
+    return this.closed;
   }
 
   private onData(chunk: Buffer): void {

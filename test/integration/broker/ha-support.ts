@@ -85,6 +85,8 @@ export async function startPair(master: BrokerConfigOverrides = {}): Promise<HAP
       listenPort: await freeBrokerPort(),
       storePathRootDir: join(dir, 'master'),
       namesrvAddr,
+      // An ASYNC_MASTER opens its HA port only when told to expect slaves.
+      totalReplicas: 2,
       ...master,
     },
     logger: quiet,

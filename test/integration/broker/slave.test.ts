@@ -463,7 +463,7 @@ describe('with HA replication', () => {
     LIMIT,
     async () => {
       const namesrvAddr = await startNamesrv();
-      const master = await startNode('master', { namesrvAddr });
+      const master = await startNode('master', { namesrvAddr, config: { totalReplicas: 2 } });
       const slave = await startNode('slave', {
         namesrvAddr,
         config: { slaveReadEnable: true, accessMessageInMemoryMaxRatio: 0 },
@@ -525,7 +525,7 @@ describe('with HA replication', () => {
     async () => {
       const namesrvAddr = await startNamesrv();
       const ratio = { slaveReadEnable: true, accessMessageInMemoryMaxRatio: 0 };
-      const master = await startNode('master', { namesrvAddr, config: ratio });
+      const master = await startNode('master', { namesrvAddr, config: { ...ratio, totalReplicas: 2 } });
       const slave = await startNode('slave', { namesrvAddr, config: ratio });
       const c = client();
       await ok(c, master.broker.brokerAddr, createTopic('E2ETopic'));

@@ -36,7 +36,9 @@ test('the profile turns SQL92 on and announces loopback where upstream announces
     (k) =>
       (dev as unknown as Record<string, unknown>)[k] !== (upstream as unknown as Record<string, unknown>)[k],
   );
-  assert.deepEqual(differing.sort(), ['brokerIP1', 'brokerIP2', 'enablePropertyFilter']);
+  assert.deepEqual(differing.sort(), ['brokerIP1', 'brokerIP2', 'enablePropertyFilter', 'haListenHost']);
+  assert.equal(dev.haListenHost, '127.0.0.1', 'an HA port a broker.conf opens is loopback only');
+  assert.equal(upstream.haListenHost, undefined);
   assert.equal(DEFAULT_BROKER_CONFIG.enablePropertyFilter, false, "upstream's default stays as it is");
 });
 
