@@ -24,6 +24,13 @@ export const DEV_PROFILE: Readonly<
 /** The address the broker announces when neither broker.conf nor --broker-ip names one. */
 export const DEV_BROKER_IP = '127.0.0.1';
 
+/**
+ * Where the name server, broker and VIP channel listen without `--host`: loopback, since the name
+ * server takes any registration and KV put unless its ACL is on (docs/security.md). `rmq broker` and
+ * `rmq namesrv` keep upstream's every interface.
+ */
+export const DEV_LISTEN_HOST = '127.0.0.1';
+
 function isWildcard(host: string): boolean {
   return host === '0.0.0.0' || host === '::' || host === '';
 }

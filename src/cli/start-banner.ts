@@ -14,6 +14,8 @@ export interface StartBannerInfo {
   dataDir: string;
   /** describeProfile's line. */
   profile: string;
+  /** The address the name server, broker and VIP channel listen on (`--host`). */
+  listenHost?: string | undefined;
   /**
    * The web dashboard's URL when the process serves one (dashboardPort); its line is left out
    * otherwise. The dashboard server sets this; the banner only prints it.
@@ -25,6 +27,13 @@ export interface StartBannerInfo {
 
 const label = (name: string): string => `  ${name.padEnd(12)} `;
 
+function listeningLine(host: string): string {
+  if (host === '127.0.0.1' || host === '::1' || host === 'localhost') {
+    return `${host} only (--host 0.0.0.0 to accept other machines; see docs/security.md first)`;
+  }
+  return `${host} (anyone who reaches it may register brokers and put KV config unless the name server ACL is on)`;
+}
+
 export function formatStartBanner(info: StartBannerInfo): string {
   const ns = info.namesrvAddr;
   const lines = [
@@ -33,6 +42,7 @@ export function formatStartBanner(info: StartBannerInfo): string {
     `${label('broker')}${info.brokerAddr} (cluster ${info.clusterName}, name ${info.brokerName})`,
     `${label('data')}${info.dataDir}`,
   ];
+  if (info.listenHost !== undefined) lines.push(`${label('listening')}${listeningLine(info.listenHost)}`);
   if (info.dashboardUrl !== undefined) lines.push(`${label('dashboard')}${info.dashboardUrl}`);
   if (info.metricsUrl !== undefined) lines.push(`${label('metrics')}${info.metricsUrl}`);
   lines.push(

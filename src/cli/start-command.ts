@@ -11,7 +11,7 @@ import { parseJavaProperties } from '../common/java-properties.js';
 import { createLogger } from '../common/logger.js';
 import { type Standalone, startStandalone } from '../embedded/standalone.js';
 import { parsePort } from './broker-options.js';
-import { DEV_BROKER_IP, describeProfile, startBrokerOverrides } from './dev-profile.js';
+import { DEV_BROKER_IP, DEV_LISTEN_HOST, describeProfile, startBrokerOverrides } from './dev-profile.js';
 import type { CliIO } from './io.js';
 import { type CommandPort, checkPortsFree, portInUseFrom } from './port-check.js';
 import { recoveryProgressPrinter } from './progress-line.js';
@@ -42,7 +42,9 @@ Options:
   -d, --data-dir <dir>       store, metadata and name server KV config [./data]
       --namesrv-port <port>  name server port [${DEFAULT_NAMESRV_PORT}]
       --broker-port <port>   broker port [${DEFAULT_BROKER_PORT}] (also opens port - 2 as the VIP channel)
-      --host <address>       listen address of both [all interfaces]
+      --host <address>       listen address of the name server, broker and VIP channel
+                             [${DEV_LISTEN_HOST}]; 0.0.0.0 listens on every interface (read
+                             docs/security.md first: the name server has no ACL by default)
       --broker-ip <address>  address the broker announces (brokerIP1) [see above]
       --dashboard-port <port>  dashboard and Prometheus /metrics on dashboardHost [${DEFAULT_DASHBOARD_PORT}];
                              -1 turns it off (broker.conf dashboardPort, dashboardHost, metricsPort)
@@ -107,7 +109,8 @@ export async function startFromArgs(argv: readonly string[], io: CliIO): Promise
   const ports = startPorts(namesrvPort, loaded?.config.listenPort ?? flags.listenPort ?? DEFAULT_BROKER_PORT);
   const httpPort = loaded?.config.dashboardPort ?? flags.dashboardPort ?? -1;
   if (httpPort > 0) ports.push({ port: httpPort, what: 'dashboard and /metrics', flag: '--dashboard-port' });
-  await checkPortsFree(ports, values.host);
+  const host = values.host ?? DEV_LISTEN_HOST;
+  await checkPortsFree(ports, host);
   const started = Date.now();
   const onRecoveryProgress = recoveryProgressPrinter(io);
   const pair = await startStandalone({
@@ -115,7 +118,7 @@ export async function startFromArgs(argv: readonly string[], io: CliIO): Promise
     namesrvPort,
     broker: loaded?.config ?? overrides,
     ...(loaded === undefined ? {} : { brokerExtraProperties: loaded.properties, tls: loaded.tls }),
-    ...(values.host === undefined ? {} : { host: values.host }),
+    host,
     ...(onRecoveryProgress === undefined ? {} : { onRecoveryProgress }),
     logger,
   }).catch((error: unknown) => {
@@ -146,6 +149,7 @@ export async function startFromArgs(argv: readonly string[], io: CliIO): Promise
       brokerName: config.brokerName,
       dataDir: config.storePathRootDir,
       profile: describeProfile(config),
+      listenHost: host,
       metricsUrl: metrics === undefined ? undefined : `http://${metrics.address}:${metrics.port}/metrics`,
       dashboardUrl:
         dashboardAddress === undefined

@@ -64,10 +64,13 @@ export class NamesrvController {
       clock: this.clock,
       logger: this.logger.child('routeinfo'),
       brokerChannelExpiredTime: this.settings.brokerChannelExpiredTime,
+      rejectLiveBrokerTakeover: this.settings.rejectLiveBrokerTakeover,
     });
     this.kvConfigManager = new KVConfigManager({
       kvConfigPath: this.settings.kvConfigPath,
       logger: this.logger.child('kvconfig'),
+      maxEntrySize: this.settings.kvConfigMaxEntrySize,
+      maxTotalSize: this.settings.kvConfigMaxTotalSize,
     });
     const tls = tlsServerConfigOf(resolveTlsSystemConfig(options.tls, { logger: this.logger }));
     this.remotingServer = new RemotingServer(

@@ -38,6 +38,23 @@ export interface NamesrvSettings {
   aclPlainFile: string;
   /** ms between looks at the ACL files for changes [5000]. */
   aclFileWatchInterval: number;
+  /**
+   * Refuse a REGISTER_BROKER that would move a live broker's name and id to another address (or give
+   * a live address another id) from a connection that broker did not register on, while its own is
+   * open and heartbeating (NO_PERMISSION). Off: taken and logged, as upstream takes it silently.
+   * Our setting [true].
+   */
+  rejectLiveBrokerTakeover: boolean;
+  /**
+   * Largest PUT_KV_CONFIG entry (namespace + key + value, UTF-8 bytes); a bigger put is refused
+   * (SYSTEM_ERROR). Our setting [65536]: upstream has no limit.
+   */
+  kvConfigMaxEntrySize: number;
+  /**
+   * Largest KV table (the sum of every entry's namespace + key + value, bytes) a put may reach;
+   * kvConfig.json is rewritten whole on each change. Our setting [16777216]: upstream has no limit.
+   */
+  kvConfigMaxTotalSize: number;
 }
 
 export function defaultKvConfigPath(): string {
@@ -57,6 +74,9 @@ export const DEFAULT_NAMESRV_SETTINGS: Readonly<Omit<NamesrvSettings, 'kvConfigP
     aclEnable: false,
     aclPlainFile: 'conf/plain_acl.yml',
     aclFileWatchInterval: 5000,
+    rejectLiveBrokerTakeover: true,
+    kvConfigMaxEntrySize: 64 * 1024,
+    kvConfigMaxTotalSize: 16 * 1024 * 1024,
   });
 
 function envRocketmqHome(): string | undefined {
@@ -80,6 +100,8 @@ export function namesrvSettings(overrides: Partial<NamesrvSettings> = {}): Names
     brokerChannelExpiredTime: s.brokerChannelExpiredTime,
     maxRegisterBodyInflatedSize: s.maxRegisterBodyInflatedSize,
     aclFileWatchInterval: s.aclFileWatchInterval,
+    kvConfigMaxEntrySize: s.kvConfigMaxEntrySize,
+    kvConfigMaxTotalSize: s.kvConfigMaxTotalSize,
   };
   for (const [name, value] of Object.entries(positive)) {
     if (!Number.isFinite(value) || value <= 0) {

@@ -12,17 +12,26 @@
  * - a slave's registration answers with the master's address and HA address when the master is alive;
  * - a broker name disappears (with its topic queues) only when its last address goes.
  * Single-threaded JS needs none of upstream's read-write lock.
+ *
+ * Where we differ (issue 26; upstream trusts whoever registers):
+ * - a registration that would move a live broker's slot (its name and id) to another address, or
+ *   give a live address another id, from a connection that broker did not register on, is refused
+ *   (BrokerTakeoverError) while rejectLiveBrokerTakeover is on; off, it is taken and logged;
+ * - a closing connection removes only the addresses registered on it and held by no other open
+ *   connection, and an address that displaced a still-live one hands the slot back to it.
  */
 import { EventEmitter } from 'node:events';
 import type { Clock } from '../../common/clock.js';
 import { PermName, TopicSysFlag } from '../../common/constants.js';
-import { ValidationError } from '../../common/errors.js';
+import { RocketMQError, ValidationError } from '../../common/errors.js';
+import { LogRateLimiter } from '../../common/log-rate-limiter.js';
 import type { Logger } from '../../common/logger.js';
 import { type DataVersion, dataVersionEquals } from '../../common/protocol/data-version.js';
 import type { TopicConfigSerializeWrapper } from '../../common/protocol/register-broker-body.js';
 import type { BrokerData, ClusterInfo, QueueData, TopicRouteData } from '../../common/protocol/route.js';
 import type { TopicConfig } from '../../common/protocol/topic-config.js';
 import type { TopicList } from '../../common/protocol/topic-list.js';
+import { ResponseCode } from '../../remoting/protocol/response-code.js';
 import { javaLongOrder, javaOrderedEntries, javaStringOrder, TableCapacity } from './java-order.js';
 
 /** The connection a broker registered on; closed when the broker expires. */
@@ -33,8 +42,30 @@ export interface BrokerChannel {
 export interface BrokerLiveInfo {
   lastUpdateTimestamp: number;
   dataVersion: DataVersion;
+  /** The connection of the latest registration (the one expiry closes). */
   channel: BrokerChannel | undefined;
   haServerAddr: string;
+}
+
+/** What the live table keeps per address besides what upstream keeps. */
+interface LiveEntry extends BrokerLiveInfo {
+  /** Every open connection this address registered on: it stays while one of them does. */
+  readonly channels: Set<BrokerChannel>;
+  /** The live address this one displaced in its slot (rejectLiveBrokerTakeover off). */
+  displaced?: { brokerName: string; brokerId: bigint; brokerAddr: string };
+}
+
+/** A DataVersion no broker sends: the next registration of the address re-applies its topics. */
+const UNKNOWN_VERSION: DataVersion = Object.freeze({ timestamp: -1n, counter: -1n });
+
+/**
+ * A registration that would take a live broker's slot or address from another connection
+ * (NO_PERMISSION; the broker retries at its next registration period).
+ */
+export class BrokerTakeoverError extends RocketMQError {
+  constructor(message: string) {
+    super(message, ResponseCode.NO_PERMISSION);
+  }
 }
 
 interface BrokerAddrs {
@@ -76,6 +107,8 @@ export interface RouteInfoManagerOptions {
   logger: Logger;
   /** ms without registration before scanNotActiveBroker drops a broker. */
   brokerChannelExpiredTime: number;
+  /** Refuse (true) or take and log (false) a registration taking a live broker's slot [true]. */
+  rejectLiveBrokerTakeover?: boolean;
 }
 
 const MASTER_ID = 0n;
@@ -86,23 +119,81 @@ export class RouteInfoManager extends EventEmitter<RouteInfoManagerEvents> {
   private readonly topicQueueTable = new Map<string, Map<string, QueueData>>();
   private readonly brokerAddrTable = new Map<string, BrokerAddrs>();
   private readonly clusterAddrTable = new Map<string, Set<string>>();
-  private readonly brokerLiveTable = new Map<string, BrokerLiveInfo>();
+  private readonly brokerLiveTable = new Map<string, LiveEntry>();
   private readonly filterServerTable = new Map<string, string[]>();
   private readonly clock: Clock;
   private readonly logger: Logger;
   private readonly brokerChannelExpiredTime: number;
+  private readonly rejectLiveBrokerTakeover: boolean;
+  /** A peer can send takeovers at will: one log line per kind and minute. */
+  private readonly takeoverLog: LogRateLimiter;
 
   constructor(options: RouteInfoManagerOptions) {
     super();
     this.clock = options.clock;
     this.logger = options.logger;
     this.brokerChannelExpiredTime = options.brokerChannelExpiredTime;
+    this.rejectLiveBrokerTakeover = options.rejectLiveBrokerTakeover ?? true;
+    this.takeoverLog = new LogRateLimiter(60_000, () => this.clock.now());
+  }
+
+  /** Live: registered within brokerChannelExpiredTime and still held by an open connection. */
+  private heldElsewhere(brokerAddr: string, channel: BrokerChannel | undefined): LiveEntry | undefined {
+    const live = this.brokerLiveTable.get(brokerAddr);
+    if (live === undefined || live.channels.size === 0) return undefined;
+    if (channel === undefined || live.channels.has(channel)) return undefined;
+    if (live.lastUpdateTimestamp + this.brokerChannelExpiredTime < this.clock.now()) return undefined;
+    return live;
+  }
+
+  /**
+   * The slot (name, id) of a live broker at another address, or a live address under another id,
+   * claimed from a connection that address never registered on: what a broker never does (a restart
+   * or a move comes after its old connection closed), and what an unsigned peer can do to point a
+   * route at itself. Undefined when the registration takes nothing from anyone.
+   */
+  private takeoverOf(p: RegisterBrokerParams): { what: string; displaced?: string } | undefined {
+    const brokerData = this.brokerAddrTable.get(p.brokerName);
+    if (brokerData === undefined) return undefined;
+    const current = brokerData.brokerAddrs.get(p.brokerId);
+    if (current !== undefined && current !== p.brokerAddr && this.heldElsewhere(current, p.channel)) {
+      return { what: `the live broker ${p.brokerName}[${p.brokerId}] at ${current}`, displaced: current };
+    }
+    for (const [id, addr] of brokerData.brokerAddrs) {
+      if (addr === p.brokerAddr && id !== p.brokerId && this.heldElsewhere(addr, p.channel)) {
+        return { what: `the live address ${addr} of ${p.brokerName}[${id}]` };
+      }
+    }
+    return undefined;
+  }
+
+  private checkTakeover(p: RegisterBrokerParams): string | undefined {
+    const takeover = this.takeoverOf(p);
+    if (takeover === undefined) return undefined;
+    const refused = this.rejectLiveBrokerTakeover;
+    const dropped = this.takeoverLog.take(refused ? 'refused' : 'taken');
+    if (dropped !== undefined) {
+      this.logger.warn(
+        refused
+          ? 'registration refused: it would take a live broker from another connection'
+          : 'registration took a live broker from another connection (rejectLiveBrokerTakeover=false)',
+        { target: takeover.what, brokerAddr: p.brokerAddr, dropped },
+      );
+    }
+    if (refused) {
+      throw new BrokerTakeoverError(
+        `register broker refused: ${p.brokerAddr} would replace ${takeover.what}, registered from another ` +
+          'connection that is still open (rejectLiveBrokerTakeover; enable the name server ACL to trust registrations)',
+      );
+    }
+    return takeover.displaced;
   }
 
   registerBroker(p: RegisterBrokerParams): RegisterBrokerResult {
     if (p.brokerId < MIN_SAFE || p.brokerId > MAX_SAFE) {
       throw new ValidationError(`brokerId ${p.brokerId} is out of range`);
     }
+    const displaced = this.checkTakeover(p);
     const result: RegisterBrokerResult = {};
     let brokerNames = this.clusterAddrTable.get(p.clusterName);
     if (brokerNames === undefined) {
@@ -144,12 +235,27 @@ export class RouteInfoManager extends EventEmitter<RouteInfoManagerEvents> {
     }
 
     const previous = this.brokerLiveTable.get(p.brokerAddr);
-    this.brokerLiveTable.set(p.brokerAddr, {
+    const channels = previous?.channels ?? new Set<BrokerChannel>();
+    if (p.channel !== undefined && !channels.has(p.channel)) {
+      if (channels.size > 0 && this.takeoverLog.take('shared') !== undefined) {
+        this.logger.warn('a broker address registered from a second open connection', {
+          brokerAddr: p.brokerAddr,
+          connections: channels.size + 1,
+        });
+      }
+      channels.add(p.channel);
+    }
+    const entry: LiveEntry = {
       lastUpdateTimestamp: this.clock.now(),
       dataVersion,
       channel: p.channel,
       haServerAddr: p.haServerAddr,
-    });
+      channels,
+    };
+    const slotOf = displaced ?? previous?.displaced?.brokerAddr;
+    if (slotOf !== undefined)
+      entry.displaced = { brokerName: p.brokerName, brokerId: p.brokerId, brokerAddr: slotOf };
+    this.brokerLiveTable.set(p.brokerAddr, entry);
     if (previous === undefined) {
       this.logger.info('new broker registered', { brokerAddr: p.brokerAddr, haServerAddr: p.haServerAddr });
       this.emit('brokerRegistered', p.brokerAddr, p.brokerName);
@@ -295,40 +401,69 @@ export class RouteInfoManager extends EventEmitter<RouteInfoManagerEvents> {
     let removed = 0;
     for (const [brokerAddr, live] of [...this.brokerLiveTable]) {
       if (live.lastUpdateTimestamp + this.brokerChannelExpiredTime >= now) continue;
-      // Removed before the channel closes, so the close callback finds nothing left to do.
-      this.brokerLiveTable.delete(brokerAddr);
-      live.channel?.close('broker channel expired');
       this.logger.warn('broker channel expired', {
         brokerAddr,
         expiredTimeMs: this.brokerChannelExpiredTime,
       });
-      this.onChannelDestroy(brokerAddr, live.channel);
-      this.emit('brokerRemoved', brokerAddr, 'expired');
+      // Removed before the channel closes, so the close callback finds nothing left to do.
+      this.removeBrokerAddr(brokerAddr, 'expired');
+      live.channel?.close('broker channel expired');
       removed++;
     }
     return removed;
   }
 
   /**
-   * A connection closed (or went idle, or failed): the broker registered on it, or else the broker at
-   * `remoteAddr`, leaves every table at once.
+   * A connection closed (or went idle, or failed): each address registered on it that no other open
+   * connection holds leaves every table at once; without a channel (or when none registered on it),
+   * the broker at `remoteAddr`, unless a connection still holds that address.
    */
   onChannelDestroy(remoteAddr: string, channel: BrokerChannel | undefined): void {
-    let brokerAddrFound: string | undefined;
+    const gone: string[] = [];
+    let held = false;
     if (channel !== undefined) {
       for (const [addr, live] of this.brokerLiveTable) {
-        if (live.channel === channel) {
-          brokerAddrFound = addr;
-          break;
-        }
+        if (!live.channels.delete(channel)) continue;
+        held = true;
+        if (live.channels.size === 0) gone.push(addr);
+        else if (live.channel === channel) live.channel = [...live.channels].at(-1);
       }
     }
-    if (brokerAddrFound === undefined) brokerAddrFound = remoteAddr;
-    else this.logger.info("the broker's channel was destroyed, removing it", { brokerAddr: brokerAddrFound });
-    if (brokerAddrFound.length === 0) return;
+    if (held) {
+      for (const addr of gone) {
+        this.logger.info("the broker's channel was destroyed, removing it", { brokerAddr: addr });
+        this.removeBrokerAddr(addr);
+      }
+      return;
+    }
+    if (remoteAddr.length === 0 || (this.brokerLiveTable.get(remoteAddr)?.channels.size ?? 0) > 0) return;
+    this.removeBrokerAddr(remoteAddr);
+  }
 
+  /** One address leaves; a slot it took from a still-live address goes back to that address. */
+  private removeBrokerAddr(brokerAddrFound: string, reason: BrokerRemovedReason = 'channelDestroyed'): void {
+    const live = this.brokerLiveTable.get(brokerAddrFound);
     const wasLive = this.brokerLiveTable.delete(brokerAddrFound);
     this.filterServerTable.delete(brokerAddrFound);
+    const displaced = live?.displaced;
+    const restored = displaced === undefined ? undefined : this.brokerLiveTable.get(displaced.brokerAddr);
+    const slot = displaced === undefined ? undefined : this.brokerAddrTable.get(displaced.brokerName);
+    if (
+      displaced !== undefined &&
+      restored !== undefined &&
+      slot?.brokerAddrs.get(displaced.brokerId) === brokerAddrFound
+    ) {
+      slot.brokerAddrs.set(displaced.brokerId, displaced.brokerAddr);
+      // Its topics were overwritten by the displacing registration: the next one re-applies them.
+      restored.dataVersion = { ...UNKNOWN_VERSION };
+      this.logger.warn('a displaced broker got its slot back', {
+        brokerName: displaced.brokerName,
+        brokerAddr: displaced.brokerAddr,
+        from: brokerAddrFound,
+      });
+      if (wasLive) this.emit('brokerRemoved', brokerAddrFound, reason);
+      return;
+    }
     let brokerNameFound: string | undefined;
     let removeBrokerName = false;
     for (const [name, brokerData] of [...this.brokerAddrTable]) {
@@ -354,7 +489,7 @@ export class RouteInfoManager extends EventEmitter<RouteInfoManagerEvents> {
       }
     }
     if (brokerNameFound !== undefined && removeBrokerName) this.removeTopicByBrokerName(brokerNameFound);
-    if (wasLive) this.emit('brokerRemoved', brokerAddrFound, 'channelDestroyed');
+    if (wasLive) this.emit('brokerRemoved', brokerAddrFound, reason);
   }
 
   getAllClusterInfo(): ClusterInfo {

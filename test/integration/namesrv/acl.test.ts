@@ -15,6 +15,7 @@ import { encodeHeader } from '../../../src/remoting/protocol/header-schema.js';
 import {
   GetKVConfigRequestHeader,
   PutKVConfigRequestHeader,
+  WipeWritePermOfBrokerRequestHeader,
 } from '../../../src/remoting/protocol/headers/index.js';
 import { RequestCode } from '../../../src/remoting/protocol/request-code.js';
 import { AclClientRPCHook } from '../../../src/remoting/transport/acl-client-rpc-hook.js';
@@ -89,6 +90,23 @@ test('writes need an admin signature; reads stay open', async () => {
   );
   assert.equal(read.code, 0);
   assert.equal(read.extFields?.value, 'v');
+});
+
+test('WIPE_WRITE_PERM_OF_BROKER needs an admin signature (open without the ACL, as upstream)', async () => {
+  const wipe = () =>
+    createRequest(RequestCode.WIPE_WRITE_PERM_OF_BROKER, {
+      extFields: encodeHeader(WipeWritePermOfBrokerRequestHeader, { brokerName: 'broker-x' }),
+    });
+  const unsigned = await client().invoke(namesrvAddr, wipe());
+  assert.equal(unsigned.code, 1);
+  assert.match(unsigned.remark ?? '', /No accessKey is configured/);
+  const user = await client({ accessKey: 'plainUser', secretKey: 'plainSecret' }).invoke(namesrvAddr, wipe());
+  assert.match(user.remark ?? '', /Need admin permission for request code=205/);
+  const admin = await client({ accessKey: 'brokerAdmin', secretKey: 'brokerSecret' }).invoke(
+    namesrvAddr,
+    wipe(),
+  );
+  assert.equal(admin.code, 0, admin.remark);
 });
 
 test('a broker signing with an admin account registers; an unsigned one is refused', async () => {
