@@ -1,7 +1,12 @@
-/** The Node.js client: producers now; consumers build on the same client instance. */
+/**
+ * The Node.js client (`rocketmq-ts/client`): producers, push, pull and lite pull consumers, messages
+ * and errors. It loads no broker, store or name server module (test/unit/package/entry-points).
+ */
 
 // Errors a client call can reject with, each with a stable `code` (docs/errors.md).
 export { ErrorCode, RemotingCommandError, RocketMQError, ValidationError } from '../common/errors.js';
+export { Message, MessageExt, type MessageInit } from '../common/message/message.js';
+export { MessageQueue } from '../common/message/message-queue.js';
 export { ConsumeFromWhere, MessageModel } from '../common/protocol/heartbeat-data.js';
 export { AclClientRPCHook, type SessionCredentials } from '../remoting/transport/acl-client-rpc-hook.js';
 export {
@@ -11,6 +16,7 @@ export {
   RemotingTimeoutError,
   RemotingTooMuchRequestError,
 } from '../remoting/transport/errors.js';
+export type { TlsClientAuth, TlsClientOptions, TlsMode } from '../remoting/transport/tls-settings.js';
 export { type ClientOptions, DEFAULT_CLIENT_CONFIG } from './client-config.js';
 export type { ConsumeMessageContext, ConsumeMessageHook } from './consumer/consume/consume-hooks.js';
 export {
@@ -26,18 +32,21 @@ export {
 export {
   createLitePullConsumer,
   type LitePullConsumer,
+  type MessageQueueListener,
   type PollOptions,
+  type TopicMessageQueueChangeListener,
 } from './consumer/lite/lite-pull-consumer.js';
 export {
   DEFAULT_LITE_PULL_CONSUMER_OPTIONS,
   type LitePullConsumerOptions,
 } from './consumer/lite/lite-pull-consumer-options.js';
-export type { TopicMessageQueueChangeListener } from './consumer/lite/message-queue-change-monitor.js';
-export type { MessageQueueListener } from './consumer/message-queue-listener.js';
 export { LocalOffsetFileError } from './consumer/offset/local-file-offset-store.js';
 export { type PullResult, PullStatus } from './consumer/pull/pull-result.js';
-export type { PullCallOptions } from './consumer/pull-consumer/default-mq-pull-consumer-impl.js';
-export { createPullConsumer, type PullConsumer } from './consumer/pull-consumer/pull-consumer.js';
+export {
+  createPullConsumer,
+  type PullCallOptions,
+  type PullConsumer,
+} from './consumer/pull-consumer/pull-consumer.js';
 export {
   DEFAULT_PULL_CONSUMER_OPTIONS,
   type PullConsumerOptions,
@@ -76,11 +85,9 @@ export {
   MQBrokerError,
   MQClientError,
 } from './errors.js';
-export { type SendResult, SendStatus } from './instance/requests/send-message.js';
 export { type ClientMetrics, registerClientMetrics } from './metrics/client-metrics.js';
 export type { MQAdmin, QueryOptions, QueryResult, ViewMessageOptions } from './mq-admin.js';
 export { DEFAULT_CHECK_EXECUTOR_LIMITS } from './producer/check-request-executor.js';
-export type { SendOptions, WaitOptions } from './producer/default-mq-producer-impl.js';
 export { LocalTransactionState } from './producer/local-transaction-state.js';
 export type { MessageInput } from './producer/message-input.js';
 export {
@@ -92,6 +99,8 @@ export {
 export { createProducer, type OnewayOptions, type Producer } from './producer/producer.js';
 export { DEFAULT_PRODUCER_OPTIONS, type ProducerOptions } from './producer/producer-options.js';
 export { MessageType, type SendMessageContext, type SendMessageHook } from './producer/send-hooks.js';
+export type { SendOptions, WaitOptions } from './producer/send-options.js';
+export { type SendResult, SendStatus } from './producer/send-result.js';
 export {
   createTransactionProducer,
   type ExecuteLocalTransaction,

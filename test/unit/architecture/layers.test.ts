@@ -76,7 +76,9 @@ const ALLOWED: Record<string, readonly string[]> = {
     'common/platform',
     'common',
   ],
+  // The package's entry points (index.ts has everything, server.ts the broker and name server).
   '.': [
+    '.',
     'embedded',
     'admin',
     'client',

@@ -25,6 +25,8 @@ import { DefaultLitePullConsumerImpl } from './default-lite-pull-consumer-impl.j
 import type { LitePullConsumerOptions } from './lite-pull-consumer-options.js';
 import type { TopicMessageQueueChangeListener } from './message-queue-change-monitor.js';
 
+export type { MessageQueueListener, TopicMessageQueueChangeListener };
+
 /** How long a poll waits [pollTimeoutMillis], and a signal that ends the wait. */
 export interface PollOptions {
   timeoutMs?: number | undefined;

@@ -22,6 +22,8 @@ import type { SubscriptionExpression } from '../subscription-expression.js';
 import { DefaultMQPullConsumerImpl, type PullCallOptions } from './default-mq-pull-consumer-impl.js';
 import type { PullConsumerOptions } from './pull-consumer-options.js';
 
+export type { PullCallOptions };
+
 export interface PullConsumer extends MQAdmin {
   readonly consumerGroup: string;
   readonly clientId: string | undefined;
