@@ -19,6 +19,12 @@ export interface BrokerHttpConfig {
    * [default] is off, 0 any free port; equal to dashboardPort, the one server serves both. Read at start.
    */
   metricsPort: number;
+  /**
+   * Host names `/metrics` answers to besides IP addresses and `localhost`, comma-separated (the name
+   * Prometheus scrapes by); any other Host is refused with 403, as the dashboard does [none]. Read
+   * at start.
+   */
+  httpAllowedHosts: string;
 }
 
 const ours = ownedBy('rocketmq-ts');
@@ -28,12 +34,14 @@ export const HTTP_CONFIG_KEYS: { readonly [K in keyof BrokerHttpConfig]: ConfigK
   dashboardPort: ours(INT),
   dashboardHost: ours(STR),
   metricsPort: ours(INT),
+  httpAllowedHosts: ours(STR),
 };
 
 export const DEFAULT_HTTP_CONFIG: Readonly<BrokerHttpConfig> = Object.freeze({
   dashboardPort: -1,
   dashboardHost: DEFAULT_HTTP_HOST,
   metricsPort: -1,
+  httpAllowedHosts: '',
 });
 
 export function checkHttpConfig(c: BrokerHttpConfig, errors: string[]): void {

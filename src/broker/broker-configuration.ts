@@ -6,6 +6,10 @@
  * Remote updates accept an allowlist of harmless keys only. Upstream refuses a short black list
  * (brokerConfigPath, rocketmqHome, configBlackList) and rewrites the config file with anything else
  * (CVE-2023-33246 came through that door). Updates here change memory only.
+ *
+ * Of those, the keys that can delete or hide stored messages (PROTECTED_BROKER_CONFIG) are refused
+ * unless ACL is on, where UPDATE_BROKER_CONFIG needs an admin account: upstream lets anyone who
+ * reaches the port set diskMaxUsedSpaceRatio=0 and fileReservedTime=0 and so delete the commit log.
  */
 import type { Clock } from '../common/clock.js';
 import { formatJavaProperties } from '../common/java-properties.js';
@@ -44,9 +48,26 @@ export const UPDATABLE_BROKER_CONFIG: ReadonlyMap<
   ['diskMaxUsedSpaceRatio', (v) => (v >= 0 && v <= 100 ? undefined : 'must be 0..100')],
 ]);
 
+/**
+ * Updatable keys that can destroy or hide stored data, each with why: updated remotely only with
+ * ACL on (so by an admin account). The other updatable keys change availability or defaults for new
+ * topics and groups, never what is stored.
+ */
+export const PROTECTED_BROKER_CONFIG: ReadonlyMap<BrokerConfigFileKey, string> = new Map<
+  BrokerConfigFileKey,
+  string
+>([
+  ['diskMaxUsedSpaceRatio', 'a low ratio deletes commit-log files at once'],
+  ['fileReservedTime', 'a short retention deletes commit-log files'],
+  ['deleteWhen', 'moves the hour expired files are deleted'],
+  ['brokerPermission', 'can make every topic unreadable and unwritable'],
+  ['maxMessageSize', 'stored messages larger than it can no longer be read by offset'],
+]);
+
 export type ConfigUpdateResult =
   | { readonly ok: true; readonly changed: readonly BrokerConfigFileKey[] }
   | { readonly ok: false; readonly refused: readonly string[] }
+  | { readonly ok: false; readonly needsAcl: readonly BrokerConfigFileKey[] }
   | { readonly ok: false; readonly invalid: readonly string[] };
 
 export class BrokerConfiguration {
@@ -73,14 +94,20 @@ export class BrokerConfiguration {
 
   /**
    * Applies properties from a remote request: all or nothing. Refused when a key is not allowlisted,
-   * invalid when a value does not parse or is out of range; otherwise the values are set and the
-   * version bumped.
+   * or is protected and `aclEnable` is false; invalid when a value does not parse or is out of range;
+   * otherwise the values are set and the version bumped.
    */
-  update(properties: ReadonlyMap<string, string>): ConfigUpdateResult {
+  update(properties: ReadonlyMap<string, string>, aclEnable: boolean): ConfigUpdateResult {
     const refused = [...properties.keys()].filter(
       (k) => !UPDATABLE_BROKER_CONFIG.has(k as BrokerConfigFileKey),
     );
     if (refused.length > 0) return { ok: false, refused };
+    if (!aclEnable) {
+      const needsAcl = [...properties.keys()].filter((k) =>
+        PROTECTED_BROKER_CONFIG.has(k as BrokerConfigFileKey),
+      ) as BrokerConfigFileKey[];
+      if (needsAcl.length > 0) return { ok: false, needsAcl };
+    }
     const values = new Map<BrokerConfigFileKey, unknown>();
     const invalid: string[] = [];
     for (const [k, text] of properties) {

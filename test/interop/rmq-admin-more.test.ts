@@ -51,8 +51,11 @@ const THEIRS = {
   clone: 'rmq_more_clone_by_mqadmin',
 };
 const ORDER_NS = 'ORDER_TOPIC_CONFIG';
-/** A broker setting both brokers let an admin change, harmless to the test (default 72 hours). */
-const CONFIG_KEY = 'fileReservedTime';
+/**
+ * A broker setting both brokers let anyone change, harmless to the test (default 1000 ms); ours
+ * refuses retention keys without ACL (docs/security.md).
+ */
+const CONFIG_KEY = 'shortPollingTimeMills';
 const LAG_TIMEOUT_MS = 30_000;
 
 /** Output lines, trailing blanks and runs of spaces collapsed, blank lines dropped, sorted. */

@@ -4,9 +4,9 @@
  * whether it did, so a host server can try it before its own routes (e.g. /metrics).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isIP } from 'node:net';
 import { createPullConsumer, type PullConsumer } from '../../client/consumer/pull-consumer/pull-consumer.js';
 import { systemClock } from '../../common/clock.js';
+import { hostCheck, hostRefusal } from '../../common/platform/http-host-check.js';
 import { createAdmin } from '../admin.js';
 import type { MQAdminExt } from '../mq-admin-ext.js';
 import { getCluster } from './api-cluster.js';
@@ -30,19 +30,6 @@ export interface Dashboard {
   handle(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
   /** Stops the TPS sampling and the clients the dashboard started. Idempotent. */
   close(): Promise<void>;
-}
-
-/**
- * Whether the Host header names this server as an address or a name allowed: a page of another site
- * whose name was rebound to 127.0.0.1 sends its own name, and is refused (DNS rebinding).
- */
-function hostCheck(allowed: readonly string[]): (host: string | undefined) => boolean {
-  const names = new Set(['localhost', ...allowed.map((h) => h.toLowerCase())]);
-  return (host) => {
-    if (host === undefined) return true;
-    const name = host.startsWith('[') ? host.slice(1, host.indexOf(']')) : (host.split(':')[0] ?? '');
-    return isIP(name) !== 0 || names.has(name.toLowerCase());
-  };
 }
 
 type Route = { method: 'GET' | 'POST'; run(ctx: MessagesContext, params: Params): Promise<unknown> };
@@ -131,7 +118,7 @@ export function createDashboard(options: DashboardOptions = {}): Dashboard {
     async handle(req, res) {
       const url = new URL(req.url ?? '/', 'http://dashboard.invalid');
       if (!hostAllowed(req.headers.host)) {
-        sendJson(res, 403, { error: 'Host not allowed: add it to allowedHosts' });
+        sendJson(res, 403, { error: hostRefusal('allowedHosts') });
         return true;
       }
       if (url.pathname === '/api' || url.pathname.startsWith('/api/')) {

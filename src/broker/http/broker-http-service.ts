@@ -5,9 +5,10 @@
  * prom-client is loaded, and the registry built, on the first scrape: a broker nobody scrapes pays
  * nothing for it, and starting the broker does not wait for it.
  */
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../../common/logger.js';
+import { type HostCheck, hostCheck, hostRefusal } from '../../common/platform/http-host-check.js';
 import { HttpServer } from '../../common/platform/http-server.js';
 import type { BrokerContext } from '../processor/broker-context.js';
 import { createBrokerRegistry } from './broker-metrics.js';
@@ -21,12 +22,15 @@ export class BrokerHttpService {
   /** The server answering /metrics: the metricsPort one, else the dashboard's; undefined when both are off. */
   readonly metricsServer: HttpServer | undefined;
   private registry: Promise<Registry> | undefined;
+  /** The dashboard's Host check: /metrics names every topic, DENY ones included. */
+  private readonly hostAllowed: HostCheck;
 
   constructor(
     private readonly broker: BrokerContext,
     private readonly logger: Logger,
   ) {
-    const { dashboardPort, metricsPort } = broker.config;
+    const { dashboardPort, metricsPort, httpAllowedHosts } = broker.config;
+    this.hostAllowed = hostCheck(httpAllowedHosts.split(','));
     this.dashboardServer =
       dashboardPort === -1
         ? undefined
@@ -39,7 +43,7 @@ export class BrokerHttpService {
       metricsPort === -1 || metricsPort === dashboardPort
         ? this.dashboardServer
         : new HttpServer({ what: "the broker's /metrics", portSetting: 'metricsPort', logger });
-    this.metricsServer?.route('GET', METRICS_PATH, (_req, res) => this.serveMetrics(res));
+    this.metricsServer?.route('GET', METRICS_PATH, (req, res) => this.serveMetrics(req, res));
   }
 
   /** The registry /metrics serves (loads prom-client on first use). */
@@ -48,7 +52,17 @@ export class BrokerHttpService {
     return this.registry;
   }
 
-  private async serveMetrics(res: ServerResponse): Promise<void> {
+  private async serveMetrics(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!this.hostAllowed(req.headers.host)) {
+      const body = `${hostRefusal('httpAllowedHosts')}\n`;
+      res.writeHead(403, {
+        'content-type': 'text/plain; charset=utf-8',
+        'content-length': String(Buffer.byteLength(body)),
+        'x-content-type-options': 'nosniff',
+      });
+      res.end(body);
+      return;
+    }
     const registry = await this.metricsRegistry();
     const body = await registry.metrics();
     res.writeHead(200, {

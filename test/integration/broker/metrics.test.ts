@@ -4,6 +4,7 @@
  * and the server's bad-input answers (404, 405, loopback binding, a busy port named).
  */
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { brokerConfig, loadBrokerConfig } from '../../../src/broker/broker-config.js';
@@ -192,6 +193,36 @@ describe('broker HTTP settings', () => {
       const other = await fetch(urlOf(broker.http.metricsServer?.address, '/'));
       assert.equal(other.status, 404);
       await other.arrayBuffer();
+    } finally {
+      await cluster.close();
+    }
+  });
+
+  test('/metrics checks Host as the dashboard does: IP addresses, localhost, httpAllowedHosts', async () => {
+    const cluster = await startCluster({ metricsPort: 0, httpAllowedHosts: 'scrape.example, Other.Example' });
+    try {
+      const broker = cluster.brokers[0] as BrokerController;
+      const port = broker.http.metricsServer?.address?.port as number;
+      const get = (host: string) =>
+        new Promise<{ status: number; body: string }>((resolve, reject) => {
+          const req = request({ host: '127.0.0.1', port, path: '/metrics', headers: { host } }, (res) => {
+            let body = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => {
+              body += chunk;
+            });
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          });
+          req.on('error', reject);
+          req.end();
+        });
+      const refused = await get('attacker.example:8080');
+      assert.equal(refused.status, 403);
+      assert.equal(refused.body, 'Host not allowed: add it to httpAllowedHosts\n');
+      assert.ok(!refused.body.includes('rocketmq_'));
+      for (const host of [`127.0.0.1:${port}`, 'localhost', '[::1]:1', 'scrape.example:9', 'other.example']) {
+        assert.equal((await get(host)).status, 200, host);
+      }
     } finally {
       await cluster.close();
     }

@@ -345,17 +345,31 @@ test(
         '-b',
         embedded.brokerAddr,
         '-k',
-        'maxMessageSize',
+        'shortPollingTimeMills',
         '-v',
-        '2097152',
+        '1001',
       ),
       `update broker config success, ${embedded.brokerAddr}\n`,
     );
     assert.equal(
       (await json<Record<string, string>>('admin', 'getBrokerConfig', ...n, '-b', embedded.brokerAddr))
-        .maxMessageSize,
-      '2097152',
+        .shortPollingTimeMills,
+      '1001',
     );
+    // A key that can delete stored messages is refused without ACL, with the reason.
+    const retention = await rmq(
+      'admin',
+      'updateBrokerConfig',
+      ...n,
+      '-b',
+      embedded.brokerAddr,
+      '-k',
+      'fileReservedTime',
+      '-v',
+      '0',
+    );
+    assert.notEqual(retention.code, 0);
+    assert.match(retention.err, /Not updatable remotely without ACL .*fileReservedTime/);
 
     const ns = await json<Record<string, Record<string, string>>>('admin', 'getNamesrvConfig', ...n);
     assert.deepEqual(Object.keys(ns), [embedded.namesrvAddr]);

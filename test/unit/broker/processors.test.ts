@@ -722,6 +722,7 @@ describe('broker config', () => {
 
   test('UPDATE_BROKER_CONFIG: allowlisted keys change, the version moves', LIMIT, async () => {
     const { broker } = await setup();
+    broker.config.aclEnable = true;
     const c = connectInMemory(broker);
     const r = await c.call(
       req(
@@ -740,6 +741,8 @@ describe('broker config', () => {
 
   test('brokerPermission bumps the topic version (routes re-registered)', LIMIT, async () => {
     const { broker } = await setup();
+    // A protected key: with ACL on the hook has already required an admin account.
+    broker.config.aclEnable = true;
     const r = await connectInMemory(broker).call(
       req(RequestCode.UPDATE_BROKER_CONFIG, undefined, Buffer.from('brokerPermission=4')),
     );
@@ -786,8 +789,51 @@ describe('broker config', () => {
     },
   );
 
+  test(
+    'UPDATE_BROKER_CONFIG with ACL off refuses every key that can delete or hide data, naming it',
+    LIMIT,
+    async () => {
+      const { broker } = await setup();
+      const c = connectInMemory(broker);
+      const before = { ...broker.storeConfig };
+      for (const body of [
+        'diskMaxUsedSpaceRatio=0',
+        'fileReservedTime=0',
+        'deleteWhen=00;01;02',
+        'brokerPermission=0',
+        'maxMessageSize=1',
+        'traceOn=false\ndiskMaxUsedSpaceRatio=0\nfileReservedTime=0',
+      ]) {
+        const r = await c.call(req(RequestCode.UPDATE_BROKER_CONFIG, undefined, Buffer.from(body)));
+        assert.equal(r.code, ResponseCode.NO_PERMISSION, body);
+        assert.match(
+          r.remark ?? '',
+          /^Not updatable remotely without ACL \(aclEnable=true and an admin account\): /,
+        );
+      }
+      const both = await c.call(
+        req(RequestCode.UPDATE_BROKER_CONFIG, undefined, Buffer.from('fileReservedTime=0\ntraceOn=false')),
+      );
+      assert.equal(
+        both.remark,
+        'Not updatable remotely without ACL (aclEnable=true and an admin account): fileReservedTime (a short retention deletes commit-log files); set it in broker.conf or turn ACL on',
+      );
+      assert.equal(broker.storeConfig.diskMaxUsedSpaceRatio, before.diskMaxUsedSpaceRatio);
+      assert.equal(broker.storeConfig.fileReservedTime, before.fileReservedTime);
+      assert.equal(broker.config.brokerPermission, 6);
+      assert.equal(broker.config.traceOn, true, 'all or nothing');
+      assert.equal(broker.configuration.dataVersion.counter, 0n);
+      // The harmless keys stay open without ACL, as upstream.
+      const open = await c.call(
+        req(RequestCode.UPDATE_BROKER_CONFIG, undefined, Buffer.from('traceOn=false')),
+      );
+      assert.equal(open.code, ResponseCode.SUCCESS, open.remark);
+    },
+  );
+
   test('UPDATE_BROKER_CONFIG: bad values are named and nothing changes', LIMIT, async () => {
     const { broker } = await setup();
+    broker.config.aclEnable = true;
     const c = connectInMemory(broker);
     const r = await c.call(
       req(
