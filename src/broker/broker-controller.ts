@@ -47,6 +47,7 @@ import {
   brokerConfig,
   toMessageStoreConfig,
 } from './broker-config.js';
+import { remotingServerLimits } from './broker-config-remoting.js';
 import { BrokerConfiguration } from './broker-configuration.js';
 import { ClientHousekeepingService } from './client/client-housekeeping-service.js';
 import { ConsumerManager } from './client/consumer-manager.js';
@@ -298,6 +299,7 @@ export class BrokerController implements BrokerContext {
       serverChannelMaxIdleTimeSeconds: config.serverChannelMaxIdleTimeSeconds,
       serverSocketBacklog: config.serverSocketBacklog,
       requestBodyMaxSize: config.requestBodyMaxSize,
+      ...remotingServerLimits(config),
       ...options.remoting,
       tls: { ...tlsServerConfigOf(tls), ...options.remoting?.tls },
     };
