@@ -1,4 +1,7 @@
 /** Every attack class `npm run attack` replays, in the order docs/security.md lists them. */
 import type { AttackClass } from './attack-class.js';
+import { connectionMemory } from './connection-memory.js';
+import { headerLimits } from './header-limits.js';
+import { slowFrames } from './slow-frames.js';
 
-export const ATTACK_CLASSES: readonly AttackClass[] = [];
+export const ATTACK_CLASSES: readonly AttackClass[] = [connectionMemory, headerLimits, slowFrames];

@@ -61,6 +61,12 @@ import {
   parseConfigValue,
   STR,
 } from './broker-config-keys.js';
+import {
+  type BrokerRemotingConfig,
+  checkRemotingConfig,
+  DEFAULT_REMOTING_CONFIG,
+  REMOTING_CONFIG_KEYS,
+} from './broker-config-remoting.js';
 import { DEFAULT_MAX_STATS_ITEMS_PER_SET } from './stats/broker-stats-manager.js';
 import { UPSTREAM_IGNORED_KEYS } from './upstream-ignored-keys.js';
 
@@ -69,7 +75,11 @@ export { type ConfigKeySpec, type ConfigKind, formatConfigValue, parseConfigValu
 export type BrokerRole = 'ASYNC_MASTER' | 'SYNC_MASTER' | 'SLAVE';
 
 /** broker.conf: BrokerConfig, NettyServer/ClientConfig and MessageStoreConfig keys in one object, as upstream. */
-export interface BrokerConfig extends MessageStoreConfig, BrokerHaConfig, BrokerHttpConfig {
+export interface BrokerConfig
+  extends MessageStoreConfig,
+    BrokerHaConfig,
+    BrokerHttpConfig,
+    BrokerRemotingConfig {
   // ---- BrokerConfig ----
   /** `;`-separated name server addresses; env NAMESRV_ADDR by default. */
   namesrvAddr: string | undefined;
@@ -338,6 +348,7 @@ export const BROKER_CONFIG_KEYS: { readonly [K in BrokerConfigFileKey]: ConfigKe
   namedFilterMaxTimeouts: { kind: INT, owner: 'rocketmq-ts' },
   requestBodyMaxSize: { kind: INT, owner: 'rocketmq-ts' },
   ...HTTP_CONFIG_KEYS,
+  ...REMOTING_CONFIG_KEYS,
   rocketmqHome: b(OPT_STR),
   aclPlainFile: { kind: STR, owner: 'rocketmq-ts' },
   aclFileWatchInterval: { kind: INT, owner: 'rocketmq-ts' },
@@ -462,6 +473,7 @@ export const DEFAULT_BROKER_CONFIG: Readonly<
   namedFilterMaxTimeouts: DEFAULT_NAMED_FILTER_MAX_TIMEOUTS,
   requestBodyMaxSize: DEFAULT_REQUEST_BODY_MAX_SIZE,
   ...DEFAULT_HTTP_CONFIG,
+  ...DEFAULT_REMOTING_CONFIG,
   aclPlainFile: 'conf/plain_acl.yml',
   aclFileWatchInterval: 5000,
   innerClientAuthenticationCredentials: undefined,
@@ -532,6 +544,7 @@ export function validateBrokerConfig(c: BrokerConfig): BrokerConfig {
   checkNameForPaths('brokerClusterName', c.brokerClusterName, errors);
   if (c.storePathRootDir.trim() === '') errors.push('storePathRootDir must not be blank');
   checkHttpConfig(c, errors);
+  checkRemotingConfig(c, errors);
   if (c.brokerRole === 'SLAVE' && c.brokerId <= 0) errors.push("Slave's brokerId must be > 0");
   const positive: Array<[string, number]> = [
     ['flushConsumerOffsetInterval', c.flushConsumerOffsetInterval],

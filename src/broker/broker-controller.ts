@@ -49,6 +49,7 @@ import {
   toMessageStoreConfig,
 } from './broker-config.js';
 import { haListenerNeeded } from './broker-config-ha.js';
+import { remotingServerLimits } from './broker-config-remoting.js';
 import { BrokerConfiguration } from './broker-configuration.js';
 import { brokerHaTransport } from './broker-ha.js';
 import { ClientHousekeepingService } from './client/client-housekeeping-service.js';
@@ -303,6 +304,7 @@ export class BrokerController implements BrokerContext {
       serverChannelMaxIdleTimeSeconds: config.serverChannelMaxIdleTimeSeconds,
       serverSocketBacklog: config.serverSocketBacklog,
       requestBodyMaxSize: config.requestBodyMaxSize,
+      ...remotingServerLimits(config),
       ...options.remoting,
       tls: { ...tlsServerConfigOf(tls), ...options.remoting?.tls },
     };
