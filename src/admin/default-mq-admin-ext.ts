@@ -5,6 +5,7 @@
  * its options, then runs one operation of `ops/` under the call's timeout.
  */
 
+import '../common/async-dispose.js';
 import { type ClientConfig, resolveClientConfig } from '../client/client-config.js';
 import { ClientStateError, MQClientError } from '../client/errors.js';
 import type { CallOptions } from '../client/instance/mq-client-api.js';
@@ -103,6 +104,10 @@ export class DefaultMQAdminExt extends MQAdminFacade implements MQAdminExt {
     this.state = 'SHUTDOWN_ALREADY';
     instance.unregisterAdminExt(this.options.adminExtGroup);
     await instance.shutdown();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.shutdown();
   }
 
   getNameServerAddressList(): string[] {

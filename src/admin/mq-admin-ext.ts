@@ -81,11 +81,13 @@ export type {
   TopicRouteData,
 };
 
-export interface MQAdminExt extends MQAdmin {
+export interface MQAdminExt extends MQAdmin, AsyncDisposable {
   /** Registers the admin group on its client instance and starts it; once only. */
   start(): Promise<void>;
   /** Unregisters and, when nothing else uses the client instance, closes its connections. Idempotent. */
   shutdown(): Promise<void>;
+  /** `await using`: calls shutdown() when the scope ends. */
+  [Symbol.asyncDispose](): Promise<void>;
   /** The name servers this admin talks to. */
   getNameServerAddressList(): string[];
 

@@ -3,7 +3,7 @@
  * client id they give: `clientIP@instanceName[@unitName]`. Clients with equal ids share one
  * MQClientInstance (one connection per broker, one heartbeat carrying all their groups).
  */
-import { type Clock, liveSystemClock } from '../common/clock.js';
+import { type Clock, systemClock } from '../common/clock.js';
 import { ValidationError } from '../common/errors.js';
 import { createLogger, type Logger } from '../common/logger.js';
 import { javaIsBlank } from '../common/message/java-lang.js';
@@ -76,7 +76,10 @@ export interface ClientOptions {
    * ran). Clients sharing a client id must use the same credentials.
    */
   credentials?: SessionCredentials | undefined;
-  /** Time source of every timer the client runs; tests pass a ManualClock. */
+  /**
+   * Time source of every timer the client runs; tests pass a ManualClock. The default's timers do not
+   * keep the process alive (docs/producer.md, "What keeps a process alive").
+   */
   clock?: Clock | undefined;
   logger?: Logger | undefined;
 }
@@ -257,7 +260,7 @@ export function resolveClientConfig(options: ClientOptions, changeInstanceName =
     remoting: withTls(options.remoting ?? {}, options.tls),
     rpcHook: options.rpcHook,
     credentials: options.credentials === undefined ? undefined : validateCredentials(options.credentials),
-    clock: options.clock ?? liveSystemClock,
+    clock: options.clock ?? systemClock,
     logger: options.logger ?? createLogger('client'),
   };
 }

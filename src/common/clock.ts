@@ -13,7 +13,8 @@ export interface Clock {
 
 /**
  * The real clock. Its timers do not keep the process alive: servers hold their sockets open and so
- * live anyway, and a forgotten store timer must not stop a test process from exiting.
+ * live anyway, a forgotten store timer must not stop a test process from exiting, and an idle client
+ * (its heartbeats and route polls) must not either; what a client waits for holds the process itself.
  */
 export const systemClock: Clock = {
   now: () => Date.now(),
@@ -25,9 +26,9 @@ export const systemClock: Clock = {
 };
 
 /**
- * The real clock with timers that keep the process alive, for clients: a started client runs until
- * it is shut down, and its shutdown must cancel every timer for the process to exit, so a leaked
- * timer shows instead of hiding behind unref().
+ * The real clock with timers that keep the process alive: a client given it runs until it is shut
+ * down, and its shutdown must cancel every timer for the process to exit, so a leaked timer shows
+ * instead of hiding behind unref().
  */
 export const liveSystemClock: Clock = {
   now: () => Date.now(),

@@ -2,6 +2,7 @@
  * startEmbedded: a name server and a broker on ephemeral loopback ports, for a user's own tests.
  * Without `storeDir` the data lives in a fresh temporary directory removed by close().
  */
+import '../common/async-dispose.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +29,8 @@ export interface Embedded {
   readonly storeDir: string;
   /** Stops both (the broker flushes and unregisters first); removes a temporary store. Idempotent. */
   close(): Promise<void>;
+  /** `await using`: calls close() when the scope ends. */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
 export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embedded> {
@@ -49,16 +52,18 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
       ...(tls === undefined ? {} : { tls }),
     });
     let closing: Promise<void> | undefined;
+    const close = (): Promise<void> => {
+      closing ??= pair.close().finally(() => {
+        if (temporary) rmSync(dataDir, { recursive: true, force: true });
+      });
+      return closing;
+    };
     return {
       namesrvAddr: pair.namesrvAddr,
       brokerAddr: pair.brokerAddr,
       storeDir: dataDir,
-      close() {
-        closing ??= pair.close().finally(() => {
-          if (temporary) rmSync(dataDir, { recursive: true, force: true });
-        });
-        return closing;
-      },
+      close,
+      [Symbol.asyncDispose]: close,
     };
   } catch (error) {
     if (temporary) rmSync(dataDir, { recursive: true, force: true });

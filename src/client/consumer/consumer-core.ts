@@ -40,6 +40,7 @@ import { topicRouteData2TopicSubscribeInfo } from '../instance/topic-route.js';
 import { NamespacedAdmin } from '../mq-admin.js';
 import type { MessageQueueListener } from './message-queue-listener.js';
 import type { OffsetStore } from './offset/offset-store.js';
+import { ProcessHold } from './process-hold.js';
 import type { ProcessQueue, ProcessQueueSettings } from './process-queue.js';
 import { PullAPIWrapper } from './pull/pull-api-wrapper.js';
 import type { AllocateMessageQueueStrategy } from './rebalance/allocate/allocate-message-queue-strategy.js';
@@ -117,6 +118,7 @@ export abstract class ConsumerCore<O extends ResolvedConsumerCoreOptions> implem
   private store: OffsetStore | undefined;
   private pullWrapper: PullAPIWrapper | undefined;
   private stopping: Promise<void> | undefined;
+  private readonly processHold = new ProcessHold();
 
   protected constructor(
     rawOptions: ClientOptions & { readonly messageModel?: MessageModel | undefined },
@@ -236,6 +238,11 @@ export abstract class ConsumerCore<O extends ResolvedConsumerCoreOptions> implem
   /** Once running, before the brokers check the subscriptions (pull tasks, watched topics). */
   protected async onRunning(): Promise<void> {}
 
+  /** Whether the running consumer keeps the process alive by itself (the push consumer: a service). */
+  protected keepsProcessAlive(): boolean {
+    return false;
+  }
+
   /** Whether start sends a heartbeat and rebalances at once (the group's queues are to be shared). */
   protected joinsGroupAtStart(): boolean {
     return true;
@@ -287,6 +294,7 @@ export abstract class ConsumerCore<O extends ResolvedConsumerCoreOptions> implem
     }
     this.stats.start();
     this.state = 'RUNNING';
+    if (this.keepsProcessAlive()) this.processHold.hold();
     this.logger.info('consumer started', {
       kind: this.kind,
       group: this.consumerGroup,
@@ -322,6 +330,7 @@ export abstract class ConsumerCore<O extends ResolvedConsumerCoreOptions> implem
   private async doShutdown(): Promise<void> {
     const wasRunning = this.state === 'RUNNING';
     this.state = 'SHUTDOWN_ALREADY';
+    this.processHold.release();
     this.shutdownController.abort(this.stateError());
     this.stopServices(wasRunning);
     const instance = this.clientInstance;

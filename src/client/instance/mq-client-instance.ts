@@ -412,9 +412,14 @@ export class MQClientInstance implements ClientRemotingHost {
     try {
       route = await this.api.getTopicRouteInfoFromNameServer(asked, this.apiCallOptions());
     } catch (error) {
+      // One warn per run of failures: the route poll asks again every pollNameServerInterval, and a
+      // name server that stays away must not fill the log with the same line forever.
+      const repeated = this.routeErrors.has(topic);
       this.routeErrors.set(topic, error);
       const quiet =
-        topic.startsWith(MixAll.RETRY_GROUP_TOPIC_PREFIX) || topic === TopicName.AUTO_CREATE_TOPIC_KEY_TOPIC;
+        repeated ||
+        topic.startsWith(MixAll.RETRY_GROUP_TOPIC_PREFIX) ||
+        topic === TopicName.AUTO_CREATE_TOPIC_KEY_TOPIC;
       const fields = { clientId: this.clientId, topic: asked, error: errorText(error) };
       if (quiet) this.logger.debug('route update failed', fields);
       else this.logger.warn('route update failed', fields);

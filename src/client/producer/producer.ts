@@ -8,6 +8,7 @@
  * await producer.shutdown();
  * ```
  */
+import '../../common/async-dispose.js';
 import type { Message } from '../../common/message/message.js';
 import type { MessageQueue } from '../../common/message/message-queue.js';
 import type { SendResult } from '../instance/requests/send-message.js';
@@ -19,7 +20,7 @@ import type { SendMessageHook } from './send-hooks.js';
 
 export type OnewayOptions = Omit<SendOptions, 'communicationMode' | 'timeoutMs'>;
 
-export interface Producer extends MQAdmin {
+export interface Producer extends MQAdmin, AsyncDisposable {
   /** The group as given (without namespace). */
   readonly producerGroup: string;
   /** `ip@instanceName[@unitName]` once started. */
@@ -31,6 +32,8 @@ export interface Producer extends MQAdmin {
    * connections no other client of this process shares. Idempotent.
    */
   shutdown(): Promise<void>;
+  /** `await using`: calls shutdown() when the scope ends. */
+  [Symbol.asyncDispose](): Promise<void>;
   /** One message, by round robin over the topic's writable queues (or `messageQueue`, or `selector`). */
   send(message: Message | MessageInput, options?: SendOptions): Promise<SendResult>;
   /** A batch: one topic, no delay level, stored as one request (upstream `send(Collection<Message>)`). */
@@ -66,6 +69,10 @@ export class ProducerFacade extends MQAdminFacade implements Producer {
 
   shutdown(): Promise<void> {
     return this.impl.shutdown();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.shutdown();
   }
 
   send(message: Message | MessageInput, options?: SendOptions): Promise<SendResult>;

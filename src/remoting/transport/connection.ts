@@ -338,7 +338,8 @@ export class Connection extends EventEmitter<ConnectionEvents> implements Proces
   }
 
   private scheduleIdleCheck(delayMs: number): void {
-    this.idleTimer = setTimeout(checkIdle, Math.max(1, delayMs), this);
+    // Closing an idle connection is no reason to keep the process alive.
+    this.idleTimer = setTimeout(checkIdle, Math.max(1, delayMs), this).unref();
   }
 
   /**

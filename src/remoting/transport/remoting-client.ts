@@ -253,6 +253,9 @@ export class RemotingClient {
   }
 
   private adopt(address: string, socket: Socket): Connection {
+    // An open connection alone does not keep the process alive: each request in flight does (its
+    // timeout timer), so an idle client lets a process that forgot to shut it down exit.
+    socket.unref();
     const connection = new Connection(socket, {
       settings: this.connectionSettings,
       handler: this.dispatcher,

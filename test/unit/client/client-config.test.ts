@@ -15,7 +15,7 @@ import {
   withNamespaceOf,
   withoutNamespaceOf,
 } from '../../../src/client/client-config.js';
-import { liveSystemClock, ManualClock } from '../../../src/common/clock.js';
+import { ManualClock, systemClock } from '../../../src/common/clock.js';
 import { ValidationError } from '../../../src/common/errors.js';
 
 function failsNaming(fn: () => unknown, name: string): void {
@@ -66,7 +66,7 @@ describe('defaults', () => {
     assert.equal(c.unitName, undefined);
     assert.equal(c.namespace, undefined);
     assert.deepEqual(c.namesrvAddrList, []);
-    assert.equal(c.clock, liveSystemClock);
+    assert.equal(c.clock, systemClock);
   });
 
   test('given values are kept', () => {

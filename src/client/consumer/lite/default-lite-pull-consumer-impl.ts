@@ -22,6 +22,7 @@ import { long } from '../../mq-admin.js';
 import { ConsumerCore, type OffsetStoreFactory, type RunningInfoParts } from '../consumer-core.js';
 import type { MessageQueueListener } from '../message-queue-listener.js';
 import { ReadOffsetType } from '../offset/offset-store.js';
+import { holdingProcess } from '../process-hold.js';
 import { DEFAULT_PROCESS_QUEUE_SETTINGS, type ProcessQueue } from '../process-queue.js';
 import type { PullFromWhereContext } from '../rebalance/compute-pull-from-where.js';
 import type { RebalanceAdapter } from '../rebalance/rebalance-impl.js';
@@ -207,7 +208,12 @@ export class DefaultLitePullConsumerImpl extends ConsumerCore<ResolvedLitePullCo
     if (signal !== undefined && !(signal instanceof AbortSignal))
       throw new ValidationError('signal must be an AbortSignal', -1);
     if (this.options.autoCommit) this.maybeAutoCommit();
-    const deadline = this.clock.now() + timeoutMs;
+    // The application awaits this poll: the process lives until it ends, though the timers it waits
+    // on (and the pull tasks' delays) do not hold it.
+    return holdingProcess(this.nextLiveRequest(this.clock.now() + timeoutMs, signal));
+  }
+
+  private async nextLiveRequest(deadline: number, signal?: AbortSignal): Promise<ConsumeRequest | undefined> {
     for (;;) {
       const request = await this.cache.take(Math.max(0, deadline - this.clock.now()), signal);
       if (request === undefined) return undefined;

@@ -15,6 +15,7 @@
  * paused at the flow thresholds; with autoCommit, what the loop has passed is what gets committed
  * (a message counts as consumed once the loop asks for the one after it).
  */
+import '../../../common/async-dispose.js';
 import type { MessageExt } from '../../../common/message/message.js';
 import type { MessageQueue } from '../../../common/message/message-queue.js';
 import { type MQAdmin, MQAdminFacade } from '../../mq-admin.js';
@@ -33,7 +34,7 @@ export interface PollOptions {
   signal?: AbortSignal | undefined;
 }
 
-export interface LitePullConsumer extends MQAdmin, AsyncIterable<MessageExt> {
+export interface LitePullConsumer extends MQAdmin, AsyncIterable<MessageExt>, AsyncDisposable {
   readonly consumerGroup: string;
   readonly clientId: string | undefined;
   /** Group rebalance over the topic's queues; `listener` hears the queues held change. */
@@ -47,6 +48,8 @@ export interface LitePullConsumer extends MQAdmin, AsyncIterable<MessageExt> {
   start(): Promise<void>;
   /** Commits what was polled (autoCommit), persists offsets, stops pulling and leaves the group. */
   shutdown(): Promise<void>;
+  /** `await using`: calls shutdown() when the scope ends. */
+  [Symbol.asyncDispose](): Promise<void>;
   /**
    * The next batch (empty after `timeoutMs`, default pollTimeoutMillis); its messages count as
    * consumed. An aborted `signal` rejects with its reason.
@@ -114,6 +117,10 @@ class LitePullConsumerFacade extends MQAdminFacade implements LitePullConsumer {
 
   shutdown(): Promise<void> {
     return this.impl.shutdown();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.shutdown();
   }
 
   poll(options: PollOptions = {}): Promise<MessageExt[]> {

@@ -12,6 +12,7 @@
  * }
  * ```
  */
+import '../../../common/async-dispose.js';
 import type { MessageExt } from '../../../common/message/message.js';
 import type { MessageQueue } from '../../../common/message/message-queue.js';
 import { type MQAdmin, MQAdminFacade } from '../../mq-admin.js';
@@ -24,12 +25,14 @@ import type { PullConsumerOptions } from './pull-consumer-options.js';
 
 export type { PullCallOptions };
 
-export interface PullConsumer extends MQAdmin {
+export interface PullConsumer extends MQAdmin, AsyncDisposable {
   readonly consumerGroup: string;
   readonly clientId: string | undefined;
   start(): Promise<void>;
   /** Persists the offsets of the queues held, leaves the group and closes what no other client shares. */
   shutdown(): Promise<void>;
+  /** `await using`: calls shutdown() when the scope ends. */
+  [Symbol.asyncDispose](): Promise<void>;
   /** Messages of `mq` from `offset` (answered at once when there are none). */
   pull(
     mq: MessageQueue,
@@ -84,6 +87,10 @@ class PullConsumerFacade extends MQAdminFacade implements PullConsumer {
 
   shutdown(): Promise<void> {
     return this.impl.shutdown();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.shutdown();
   }
 
   pull(

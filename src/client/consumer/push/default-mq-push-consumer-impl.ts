@@ -172,6 +172,11 @@ export class DefaultMQPushConsumerImpl
     }
   }
 
+  /** Its work comes from the brokers, not from calls the application awaits: it runs until shut down. */
+  protected override keepsProcessAlive(): boolean {
+    return true;
+  }
+
   protected override async onStarting(): Promise<void> {
     const listener = this.listener as MessageListener;
     this.consumeOrderly = listener.type === 'orderly';

@@ -14,6 +14,7 @@
  * ```
  */
 
+import '../../../common/async-dispose.js';
 import type { MessageExt } from '../../../common/message/message.js';
 import type { MessageQueue } from '../../../common/message/message-queue.js';
 import { type MQAdmin, MQAdminFacade } from '../../mq-admin.js';
@@ -25,7 +26,7 @@ import type { SubscriptionExpression } from '../subscription-expression.js';
 import { DefaultMQPushConsumerImpl } from './default-mq-push-consumer-impl.js';
 import type { PushConsumerOptions } from './push-consumer-options.js';
 
-export interface PushConsumer extends MQAdmin {
+export interface PushConsumer extends MQAdmin, AsyncDisposable {
   /** The group as given (without namespace). */
   readonly consumerGroup: string;
   /** `ip@instanceName[@unitName]` once started. */
@@ -50,6 +51,8 @@ export interface PushConsumer extends MQAdmin {
    * offsets, unlocks orderly queues, leaves the group and closes what no other client shares.
    */
   shutdown(): Promise<void>;
+  /** `await using`: calls shutdown() when the scope ends. */
+  [Symbol.asyncDispose](): Promise<void>;
   /** Pulls pause (held queues stay held); resume() pulls again and rebalances. */
   suspend(): void;
   resume(): void;
@@ -107,6 +110,10 @@ class PushConsumerFacade extends MQAdminFacade implements PushConsumer {
 
   shutdown(): Promise<void> {
     return this.impl.shutdown();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.shutdown();
   }
 
   suspend(): void {
