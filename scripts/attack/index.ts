@@ -1,7 +1,8 @@
 /** Every attack class `npm run attack` replays, in the order docs/security.md lists them. */
 import type { AttackClass } from './attack-class.js';
 import { connectionMemory } from './connection-memory.js';
+import { haPort } from './ha-port.js';
 import { headerLimits } from './header-limits.js';
 import { slowFrames } from './slow-frames.js';
 
-export const ATTACK_CLASSES: readonly AttackClass[] = [connectionMemory, headerLimits, slowFrames];
+export const ATTACK_CLASSES: readonly AttackClass[] = [haPort, connectionMemory, headerLimits, slowFrames];

@@ -19,7 +19,8 @@ Options:
   -n, --namesrv <addr>       name servers, "host:port;host:port" [NAMESRV_ADDR]
   -p, --port <port>          listen port [10911] (also opens port - 2 as the VIP channel)
   -d, --store-dir <dir>      storePathRootDir [~/store]
-      --host <address>       listen address [all interfaces]
+      --host <address>       listen address [all interfaces]; the HA port, where the role
+                             opens one, binds haListenHost, else brokerIP2
 `;
 
 export async function startBrokerFromArgs(argv: readonly string[], io: CliIO): Promise<BrokerController> {

@@ -17,6 +17,7 @@ import type { Logger } from '../../common/logger.js';
 import type { CommitLog } from '../commit-log.js';
 import type { MessageStoreConfig } from '../config.js';
 import { encodeFrameHeader, ReportReader } from './ha-frame.js';
+import { HA_HANDSHAKE_MAGIC } from './ha-handshake.js';
 
 /** Upstream's services wake at least once a second (selector.select(1000)) to check their timers. */
 export const HA_TICK_INTERVAL = 1000;
@@ -82,7 +83,14 @@ export class HAConnection {
     const report = this.reader.push(chunk);
     if (report === undefined) return;
     if (typeof report === 'string') {
-      this.close(`slave sent something that is not an offset report (${report})`);
+      const signed =
+        this.slaveRequestOffset < 0 &&
+        chunk.subarray(0, HA_HANDSHAKE_MAGIC.length).equals(HA_HANDSHAKE_MAGIC);
+      this.close(
+        signed
+          ? "slave sent a signed HA handshake, but this master speaks upstream's plain HA (aclEnable=false or haAuthMode=plain)"
+          : `slave sent something that is not an offset report (${report})`,
+      );
       return;
     }
     const refusal = this.slaveRequestOffset < 0 ? this.acceptFirstReport(report) : this.acceptAck(report);

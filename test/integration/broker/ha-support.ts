@@ -9,7 +9,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrokerConfigOverrides } from '../../../src/broker/broker-config.js';
-import { type BrokerController, createBroker } from '../../../src/broker/broker-controller.js';
+import {
+  type BrokerController,
+  type CreateBrokerOptions,
+  createBroker,
+} from '../../../src/broker/broker-controller.js';
 import type { Clock } from '../../../src/common/clock.js';
 import type { Logger } from '../../../src/common/logger.js';
 import type { NamesrvController } from '../../../src/namesrv/namesrv-controller.js';
@@ -71,11 +75,21 @@ export interface HAPair {
   master: BrokerController;
   dir: string;
   /** Starts a slave (brokerId 1 unless told) on `storeDir` (a fresh one unless given). */
-  startSlave(config?: BrokerConfigOverrides, storeDir?: string): Promise<BrokerController>;
+  startSlave(
+    config?: BrokerConfigOverrides,
+    storeDir?: string,
+    options?: PairBrokerOptions,
+  ): Promise<BrokerController>;
   close(): Promise<void>;
 }
 
-export async function startPair(master: BrokerConfigOverrides = {}): Promise<HAPair> {
+/** What a test may add to a pair's createBroker besides config (TLS, say). */
+export type PairBrokerOptions = Omit<CreateBrokerOptions, 'config' | 'logger'>;
+
+export async function startPair(
+  master: BrokerConfigOverrides = {},
+  options: PairBrokerOptions = {},
+): Promise<HAPair> {
   const dir = mkdtempSync(join(tmpdir(), 'rmq-ha-'));
   const { namesrv, addr: namesrvAddr } = await startLoopbackNamesrv(join(dir, 'ns'));
   const brokers: BrokerController[] = [];
@@ -89,6 +103,7 @@ export async function startPair(master: BrokerConfigOverrides = {}): Promise<HAP
       totalReplicas: 2,
       ...master,
     },
+    ...options,
     logger: quiet,
   });
   brokers.push(masterBroker);
@@ -99,7 +114,7 @@ export async function startPair(master: BrokerConfigOverrides = {}): Promise<HAP
     namesrv,
     master: masterBroker,
     dir,
-    async startSlave(config = {}, storeDir) {
+    async startSlave(config = {}, storeDir, slaveOptions = {}) {
       slaves++;
       const slave = createBroker({
         config: {
@@ -111,6 +126,7 @@ export async function startPair(master: BrokerConfigOverrides = {}): Promise<HAP
           brokerId: 1,
           ...config,
         },
+        ...slaveOptions,
         logger: quiet,
       });
       brokers.push(slave);

@@ -18,6 +18,7 @@ import {
   toMessageStoreConfig,
   UPSTREAM_IGNORED_KEYS,
 } from '../../../src/broker/broker-config.js';
+import { haListenerNeeded } from '../../../src/broker/broker-config-ha.js';
 import { BrokerController } from '../../../src/broker/broker-controller.js';
 import { ValidationError } from '../../../src/common/errors.js';
 import { localAddress } from '../../../src/common/platform/local-address.js';
@@ -298,5 +299,32 @@ describe('HA settings', () => {
       /haTransferBatchSize/,
     );
     assert.throws(() => brokerConfig({ slaveTimeout: 0 }, TEST_ENV), /slaveTimeout must be > 0/);
+  });
+
+  test('who opens the HA port, where, and how a slave proves it may follow', () => {
+    const c = brokerConfig({}, TEST_ENV);
+    assert.deepEqual(
+      [c.totalReplicas, c.haListenHost, c.haAuthMode, c.haAuthMaxSkewMillis],
+      [1, undefined, 'acl', 60_000],
+    );
+    assert.equal(haListenerNeeded(c), false, "upstream's default role expects no slave");
+    assert.equal(haListenerNeeded({ ...c, totalReplicas: 2 }), true);
+    assert.equal(haListenerNeeded({ ...c, brokerRole: 'SYNC_MASTER' }), true);
+    assert.equal(haListenerNeeded({ ...c, brokerRole: 'SLAVE' }), true);
+    const loaded = loadBrokerConfig('totalReplicas=2\nhaListenHost=10.0.0.9\nhaAuthMode=plain\n', {
+      env: TEST_ENV,
+    });
+    assert.deepEqual(
+      [loaded.config.totalReplicas, loaded.config.haListenHost, loaded.config.haAuthMode],
+      [2, '10.0.0.9', 'plain'],
+    );
+    assert.deepEqual(loaded.unknownKeys, []);
+    assert.throws(() => loadBrokerConfig('haAuthMode=none', { env: TEST_ENV }), /haAuthMode/);
+    assert.throws(() => brokerConfig({ totalReplicas: 0 }, TEST_ENV), /totalReplicas/);
+    const slave = { brokerRole: 'SLAVE' as const, brokerId: 1, aclEnable: true };
+    assert.throws(() => brokerConfig(slave, TEST_ENV), /innerClientAuthenticationCredentials/);
+    assert.equal(brokerConfig({ ...slave, haAuthMode: 'plain' }, TEST_ENV).haAuthMode, 'plain');
+    const credentials = JSON.stringify({ accessKey: 'haAdmin01', secretKey: 'haAdminSecret01' });
+    brokerConfig({ ...slave, innerClientAuthenticationCredentials: credentials }, TEST_ENV);
   });
 });
