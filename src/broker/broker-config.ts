@@ -97,6 +97,18 @@ export interface BrokerConfig
   /** Queues of TBW102, the auto-create template [8]. */
   defaultTopicQueueNums: number;
   autoCreateTopicEnable: boolean;
+  /**
+   * A send to a new topic creates it only while the broker holds fewer topics than this (every
+   * topic counts; admin-created ones are never refused); past it the send gets TOPIC_NOT_EXIST naming
+   * the limit. 0 = no limit. Our setting [5000]: upstream has no limit.
+   */
+  autoCreateTopicMaxCount: number;
+  /**
+   * ms the registration of topics created by sends waits for more of them, so a burst goes to the
+   * name server in one registration carrying only them. Our setting [0]: upstream registers the whole
+   * table once per new topic.
+   */
+  registerChangedTopicsDelay: number;
   /** The cluster-name topic is readable and writable. */
   clusterTopicEnable: boolean;
   /** The broker-name topic is readable and writable. */
@@ -347,6 +359,8 @@ export const BROKER_CONFIG_KEYS: { readonly [K in BrokerConfigFileKey]: ConfigKe
   namedFilterTimeoutMillis: { kind: INT, owner: 'rocketmq-ts' },
   namedFilterMaxTimeouts: { kind: INT, owner: 'rocketmq-ts' },
   requestBodyMaxSize: { kind: INT, owner: 'rocketmq-ts' },
+  autoCreateTopicMaxCount: { kind: INT, owner: 'rocketmq-ts' },
+  registerChangedTopicsDelay: { kind: INT, owner: 'rocketmq-ts' },
   ...HTTP_CONFIG_KEYS,
   ...REMOTING_CONFIG_KEYS,
   rocketmqHome: b(OPT_STR),
@@ -472,6 +486,8 @@ export const DEFAULT_BROKER_CONFIG: Readonly<
   namedFilterTimeoutMillis: DEFAULT_NAMED_FILTER_TIMEOUT_MILLIS,
   namedFilterMaxTimeouts: DEFAULT_NAMED_FILTER_MAX_TIMEOUTS,
   requestBodyMaxSize: DEFAULT_REQUEST_BODY_MAX_SIZE,
+  autoCreateTopicMaxCount: 5000,
+  registerChangedTopicsDelay: 0,
   ...DEFAULT_HTTP_CONFIG,
   ...DEFAULT_REMOTING_CONFIG,
   aclPlainFile: 'conf/plain_acl.yml',
@@ -566,6 +582,8 @@ export function validateBrokerConfig(c: BrokerConfig): BrokerConfig {
   checkHaTransfer(c, errors);
   const nonNegative: Array<[string, number]> = [
     ['defaultTopicQueueNums', c.defaultTopicQueueNums],
+    ['autoCreateTopicMaxCount', c.autoCreateTopicMaxCount],
+    ['registerChangedTopicsDelay', c.registerChangedTopicsDelay],
     ['registerNameServerDelay', c.registerNameServerDelay],
     ['flushConsumerOffsetDelay', c.flushConsumerOffsetDelay],
     ['serverChannelMaxIdleTimeSeconds', c.serverChannelMaxIdleTimeSeconds],

@@ -68,6 +68,7 @@ import type { BrokerMessageStore } from './message-store.js';
 import { loadNamedFilterModule } from './named-filter-loader.js';
 import { ConsumerOffsetManager } from './offset/consumer-offset-manager.js';
 import { type BrokerIdentity, BrokerOuterAPI, type RegisterBrokerResult } from './out/broker-outer-api.js';
+import { ChangedTopicRegistration, incrementVersion } from './out/changed-topic-registration.js';
 import type { BrokerContext, BrokerRequestHandler } from './processor/broker-context.js';
 import { BROKER_REQUEST_HANDLERS, registerBrokerProcessors } from './processor/processor-table.js';
 import { executeRequestWhenWakeup } from './processor/pull-message.js';
@@ -178,6 +179,8 @@ export class BrokerController implements BrokerContext {
   private offsetTimer: TimerHandle | undefined;
   private filterCleanTimer: TimerHandle | undefined;
   private registration: Promise<void> = Promise.resolve();
+  /** Topics created or changed by sends, registered in batches. */
+  private readonly changedTopics: ChangedTopicRegistration;
   private boundPort: number | undefined;
   private lastMasterAddr: string | undefined;
   private lastHaMasterAddr: string | undefined;
@@ -190,6 +193,11 @@ export class BrokerController implements BrokerContext {
     this.config = brokerConfig(options.config, options.env);
     this.storeConfig = toMessageStoreConfig(this.config);
     this.clock = options.clock ?? systemClock;
+    this.changedTopics = new ChangedTopicRegistration({
+      clock: this.clock,
+      delay: () => this.config.registerChangedTopicsDelay,
+      register: (topics) => this.registerChangedTopics(topics),
+    });
     this.logger = options.logger ?? createLogger('broker');
     this.configuration = new BrokerConfiguration(this.config, this.clock, options.extraProperties);
     if (options.messageStore === undefined) {
@@ -254,7 +262,7 @@ export class BrokerController implements BrokerContext {
       clock: this.clock,
       logger: this.logger.child('topic'),
       ...io,
-      onTopicConfigChanged: () => void this.registerBrokerAll(false, true, true),
+      onTopicConfigChanged: (topicConfig) => this.changedTopics.changed(topicConfig),
     });
     this.subscriptionGroupManager = new SubscriptionGroupManager({
       config,
@@ -537,6 +545,7 @@ export class BrokerController implements BrokerContext {
     this.brokerStats.shutdown();
     this.pullRequestHoldService.shutdown();
     this.registerTimer?.cancel();
+    this.changedTopics.stop();
     this.offsetTimer?.cancel();
     this.filterCleanTimer?.cancel();
     this.filterCleanTimer = undefined;
@@ -607,6 +616,23 @@ export class BrokerController implements BrokerContext {
         if (!changes.some((c) => c)) return;
       }
       await this.doRegisterBrokerAll(checkOrderConfig, oneway, wrapper);
+    });
+  }
+
+  /**
+   * Registers the topics sends created or changed, oneway and alone (changed-topic-registration.ts),
+   * under a DataVersion the table never has, so that the next periodic registration reconciles.
+   */
+  private registerChangedTopics(topics: ReadonlyMap<string, Readonly<TopicConfig>>): Promise<void> {
+    return this.serialized(async () => {
+      const table = new Map<string, TopicConfig>();
+      for (const [name, config] of topics) table.set(name, { ...config });
+      const dataVersion = incrementVersion(this.topicConfigManager.dataVersion);
+      await this.doRegisterBrokerAll(
+        false,
+        true,
+        this.registrationWrapper({ topicConfigTable: table, dataVersion }),
+      );
     });
   }
 

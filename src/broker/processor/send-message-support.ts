@@ -114,6 +114,10 @@ export function msgCheck(
   }
   let topicConfig = topics.selectTopicConfig(h.topic);
   if (topicConfig === undefined) {
+    const refusal = topics.autoCreateRefusal(h.topic, ctx.remoteAddress);
+    if (refusal !== undefined) {
+      return sendResponse(broker, request, ResponseCode.TOPIC_NOT_EXIST, `${refusal}${FAQ_TIP}`);
+    }
     const isRetry = h.topic.startsWith(MixAll.RETRY_GROUP_TOPIC_PREFIX);
     const topicSysFlag = h.unitMode ? TopicSysFlag.buildSysFlag(!isRetry, isRetry) : 0;
     broker.logger.warn('the topic not exist', { topic: h.topic, producer: ctx.remoteAddress });

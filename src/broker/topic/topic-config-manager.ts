@@ -16,6 +16,7 @@
 import type { Clock } from '../../common/clock.js';
 import { MixAll, PermName, TopicSysFlag } from '../../common/constants.js';
 import { ValidationError } from '../../common/errors.js';
+import { LogRateLimiter } from '../../common/log-rate-limiter.js';
 import type { Logger } from '../../common/logger.js';
 import type { DataVersion } from '../../common/protocol/data-version.js';
 import {
@@ -46,6 +47,7 @@ export type TopicConfigManagerConfig = Pick<
   BrokerConfig,
   | 'storePathRootDir'
   | 'autoCreateTopicEnable'
+  | 'autoCreateTopicMaxCount'
   | 'defaultTopicQueueNums'
   | 'brokerClusterName'
   | 'brokerName'
@@ -78,6 +80,8 @@ export class TopicConfigManager extends ConfigManager {
   private version: DataVersion;
   /** Names upstream adds to TopicValidator's global system topic set at construction. */
   private readonly systemTopicNames = new Set<string>();
+  /** Any producer can send to new names past the limit: one log line a minute. */
+  private readonly autoCreateRefusals: LogRateLimiter;
 
   constructor(options: TopicConfigManagerOptions) {
     super(options.logger, options.io);
@@ -85,6 +89,7 @@ export class TopicConfigManager extends ConfigManager {
     this.clock = options.clock;
     this.onTopicConfigChanged = options.onTopicConfigChanged;
     this.version = { timestamp: BigInt(options.clock.now()), counter: 0n };
+    this.autoCreateRefusals = new LogRateLimiter(60_000, () => options.clock.now());
     this.addSystemTopics();
   }
 
@@ -173,6 +178,29 @@ export class TopicConfigManager extends ConfigManager {
 
   isOrderTopic(topic: string): boolean {
     return this.table.get(topic)?.order === true;
+  }
+
+  /**
+   * Why a send may not create `topic` (the broker holds autoCreateTopicMaxCount topics), as the
+   * refusal's remark; undefined when it may. Logs a refusal at most once a minute.
+   */
+  autoCreateRefusal(topic: string, producer: string): string | undefined {
+    const max = this.config.autoCreateTopicMaxCount;
+    if (max <= 0 || this.table.size < max) return undefined;
+    const dropped = this.autoCreateRefusals.take('limit');
+    if (dropped !== undefined) {
+      this.logger.warn('a send to a new topic was refused: autoCreateTopicMaxCount reached', {
+        topic,
+        producer,
+        topics: this.table.size,
+        autoCreateTopicMaxCount: max,
+        dropped,
+      });
+    }
+    return (
+      `topic[${topic}] not exist and not created: the broker holds ${this.table.size} topics, ` +
+      `autoCreateTopicMaxCount is ${max}; create the topic with updateTopic`
+    );
   }
 
   /** DataVersion.nextVersion: now, counter + 1. */
