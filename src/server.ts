@@ -6,5 +6,6 @@ export { type BrokerConfig, type BrokerConfigOverrides, loadBrokerConfig } from 
 export { BrokerController, type CreateBrokerOptions, createBroker } from './broker/broker-controller.js';
 export { type Embedded, type EmbeddedOptions, startEmbedded } from './embedded/embedded.js';
 export { type Standalone, type StandaloneOptions, startStandalone } from './embedded/standalone.js';
+export type { NamedFilterFunction, NamedFilterMessage } from './filter/named-filter.js';
 export { type CreateNamesrvOptions, createNamesrv, NamesrvController } from './namesrv/index.js';
 export type { TlsSystemConfig } from './remoting/transport/tls-system-config.js';
