@@ -10,6 +10,7 @@ export { HttpPortInUseError } from './common/platform/http-server.js';
 export { type Embedded, type EmbeddedOptions, startEmbedded } from './embedded/embedded.js';
 export { type Standalone, type StandaloneOptions, startStandalone } from './embedded/standalone.js';
 export { FilterCompileError, FilterEvaluationError, SqlParseError } from './filter/errors.js';
+export type { NamedFilterFunction, NamedFilterMessage } from './filter/named-filter.js';
 export { type CreateNamesrvOptions, createNamesrv, NamesrvController } from './namesrv/index.js';
 export type { TlsSystemConfig } from './remoting/transport/tls-system-config.js';
 export { SegmentFileError } from './store/segment-files.js';

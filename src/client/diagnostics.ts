@@ -100,3 +100,56 @@ export const heartbeatFailureChannel = diagnosticsChannel.channel(CHANNEL_NAMES.
 export const rebalanceChannel = diagnosticsChannel.channel(CHANNEL_NAMES.rebalance);
 export const consumeChannel = diagnosticsChannel.tracingChannel<ConsumeTraceContext>(CHANNEL_NAMES.consume);
 export const pullFailureChannel = diagnosticsChannel.channel(CHANNEL_NAMES.pullFailure);
+
+/** The context each tracing channel's handlers get, by channel name. */
+export interface TraceContexts {
+  'rocketmq-ts:producer:send': SendTraceContext;
+  'rocketmq-ts:consumer:consume': ConsumeTraceContext;
+}
+
+/** The event each plain channel publishes, by channel name. */
+export interface ChannelEvents {
+  'rocketmq-ts:producer:retry': SendRetryEvent;
+  'rocketmq-ts:client:route-change': RouteChangeEvent;
+  'rocketmq-ts:client:heartbeat-failure': HeartbeatFailureEvent;
+  'rocketmq-ts:consumer:rebalance': RebalanceEvent;
+  'rocketmq-ts:consumer:pull-failure': PullFailureEvent;
+}
+
+/**
+ * A tracing channel's handlers, each optional: node calls those given (@types/node asks for all
+ * five). `error` sees the context with `error` set.
+ */
+export type TraceHandlers<C extends object> = Partial<diagnosticsChannel.TracingChannelSubscribers<C>>;
+
+/**
+ * Subscribes `handlers` to a tracing channel of the client with its context typed; the same as
+ * `tracingChannel(name).subscribe(handlers)`. Returns what unsubscribes them.
+ */
+export function subscribeTrace<N extends keyof TraceContexts>(
+  name: N,
+  handlers: TraceHandlers<TraceContexts[N]>,
+): () => void {
+  const channel = diagnosticsChannel.tracingChannel<object>(name);
+  // Node skips the handlers left out; only the declaration asks for all five.
+  const all = handlers as unknown as diagnosticsChannel.TracingChannelSubscribers<object>;
+  channel.subscribe(all);
+  return () => {
+    channel.unsubscribe(all);
+  };
+}
+
+/**
+ * Subscribes `listener` to a plain channel of the client with its event typed; the same as
+ * `subscribe(name, listener)` of node:diagnostics_channel. Returns what unsubscribes it.
+ */
+export function subscribeChannel<N extends keyof ChannelEvents>(
+  name: N,
+  listener: (event: ChannelEvents[N]) => void,
+): () => void {
+  const onMessage = (message: unknown): void => listener(message as ChannelEvents[N]);
+  diagnosticsChannel.subscribe(name, onMessage);
+  return () => {
+    diagnosticsChannel.unsubscribe(name, onMessage);
+  };
+}

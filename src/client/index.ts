@@ -69,6 +69,7 @@ export {
 export type { SubscriptionExpression } from './consumer/subscription-expression.js';
 export {
   CHANNEL_NAMES,
+  type ChannelEvents,
   type CommunicationMode,
   type ConsumeTraceContext,
   type HeartbeatFailureEvent,
@@ -77,6 +78,10 @@ export {
   type RouteChangeEvent,
   type SendRetryEvent,
   type SendTraceContext,
+  subscribeChannel,
+  subscribeTrace,
+  type TraceContexts,
+  type TraceHandlers,
 } from './diagnostics.js';
 export {
   ClientErrorCode,
@@ -88,7 +93,7 @@ export {
 export { type ClientMetrics, registerClientMetrics } from './metrics/client-metrics.js';
 export type { MQAdmin, QueryOptions, QueryResult, ViewMessageOptions } from './mq-admin.js';
 export { DEFAULT_CHECK_EXECUTOR_LIMITS } from './producer/check-request-executor.js';
-export { LocalTransactionState } from './producer/local-transaction-state.js';
+export { type LocalTransactionAnswer, LocalTransactionState } from './producer/local-transaction-state.js';
 export type { MessageInput } from './producer/message-input.js';
 export {
   type MessageQueueSelector,

@@ -15,6 +15,17 @@ export const LocalTransactionState = {
 } as const;
 export type LocalTransactionState = (typeof LocalTransactionState)[keyof typeof LocalTransactionState];
 
+/**
+ * What an executor or check listener returns, from a plain or an async function. The promise may
+ * carry any string besides the three states because TypeScript widens the one literal an async
+ * function returns when the expected return type is a union: without it an async
+ * `return 'COMMIT_MESSAGE'` would not type-check. A plain function is checked strictly; an answer
+ * that is no state counts as UNKNOW at run time (with the error kept for the broker's remark).
+ */
+export type LocalTransactionAnswer =
+  | LocalTransactionState
+  | Promise<LocalTransactionState | (string & Record<never, never>)>;
+
 const STATES: ReadonlySet<unknown> = new Set(Object.values(LocalTransactionState));
 
 export function isLocalTransactionState(value: unknown): value is LocalTransactionState {

@@ -34,7 +34,7 @@ import {
   resolveCheckExecutorLimits,
 } from './check-request-executor.js';
 import { DefaultMQProducerImpl } from './default-mq-producer-impl.js';
-import { LocalTransactionState } from './local-transaction-state.js';
+import { type LocalTransactionAnswer, LocalTransactionState } from './local-transaction-state.js';
 import { type MessageInput, toMessage } from './message-input.js';
 import { type Producer, ProducerFacade } from './producer.js';
 import type { ProducerOptions } from './producer-options.js';
@@ -53,19 +53,14 @@ import {
  * and queue; `msg.transactionId` is its UNIQ_KEY. A throw, a rejection or any other answer than the
  * three states counts as UNKNOW: the broker asks again, up to its transactionCheckMax.
  */
-export type TransactionCheckListener = (
-  msg: MessageExt,
-) => LocalTransactionState | Promise<LocalTransactionState>;
+export type TransactionCheckListener = (msg: MessageExt) => LocalTransactionAnswer;
 
 /**
  * Runs the local transaction of a half message the broker has stored (upstream
  * TransactionListener.executeLocalTransaction); `arg` is what sendMessageInTransaction was given.
  * A throw, a rejection or any other answer than the three states counts as UNKNOW.
  */
-export type ExecuteLocalTransaction = (
-  msg: Message,
-  arg: unknown,
-) => LocalTransactionState | Promise<LocalTransactionState>;
+export type ExecuteLocalTransaction = (msg: Message, arg: unknown) => LocalTransactionAnswer;
 
 export interface TransactionProducerOptions extends ProducerOptions {
   /** Required: answers CHECK_TRANSACTION_STATE for this group. */
