@@ -39,6 +39,8 @@ export interface TrialSpec {
   orderly: boolean;
   /** Both clients' pollNameServerInterval [POLL_NAME_SERVER_INTERVAL_MS]. */
   pollNameServerInterval?: number;
+  /** The consumers' heartbeatBrokerInterval [HEARTBEAT_BROKER_INTERVAL_MS of the form]. */
+  heartbeatBrokerInterval?: number;
 }
 
 export interface Judgement {
@@ -100,9 +102,9 @@ export class Trial {
             client: `${spec.side}-consumer-${i + 1}`,
             instanceName: `chaos-consumer-${i + 1}`,
             orderly: spec.orderly,
-            heartbeatBrokerInterval: ctx.long
-              ? HEARTBEAT_BROKER_INTERVAL_MS.long
-              : HEARTBEAT_BROKER_INTERVAL_MS.short,
+            heartbeatBrokerInterval:
+              spec.heartbeatBrokerInterval ??
+              (ctx.long ? HEARTBEAT_BROKER_INTERVAL_MS.long : HEARTBEAT_BROKER_INTERVAL_MS.short),
             pollNameServerInterval: spec.pollNameServerInterval ?? POLL_NAME_SERVER_INTERVAL_MS,
           },
           this.history,

@@ -3,12 +3,12 @@
  * (or NAMESRV_ADDR), and flags that override the file.
  */
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { BrokerConfigOverrides } from '../broker/broker-config.js';
 import { type BrokerController, createBroker } from '../broker/broker-controller.js';
 import { createLogger } from '../common/logger.js';
 import { parsePort, readBrokerConf } from './broker-options.js';
 import type { CliIO } from './io.js';
+import { parseCliArgs } from './parse-args.js';
 import { recoveryProgressPrinter } from './progress-line.js';
 
 export const BROKER_USAGE = `Usage: rmq broker [options]
@@ -24,7 +24,7 @@ Options:
 `;
 
 export async function startBrokerFromArgs(argv: readonly string[], io: CliIO): Promise<BrokerController> {
-  const { values } = parseArgs({
+  const { values } = parseCliArgs({
     args: [...argv],
     options: {
       config: { type: 'string', short: 'c' },

@@ -2,9 +2,10 @@
  * `rmq dashboard -n host:port`: the web dashboard alone, an admin client of any cluster (ours or an
  * official one), on http://127.0.0.1:8080/ unless --host/--port say otherwise.
  */
-import { parseArgs } from 'node:util';
+
 import { DEFAULT_DASHBOARD_HOST, DEFAULT_DASHBOARD_PORT, startHttpServer } from './dashboard-server.js';
 import { CliExitError, type CliIO } from './io.js';
+import { parseCliArgs } from './parse-args.js';
 
 export const DASHBOARD_USAGE = `Usage: rmq dashboard [-n host:port[;host:port]] [options]
 
@@ -42,7 +43,7 @@ export async function startDashboardFromArgs(
 ): Promise<{ shutdown(): Promise<void> }> {
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({
+    ({ values } = parseCliArgs({
       args: [...argv],
       options: {
         namesrvAddr: { type: 'string', short: 'n' },

@@ -4,7 +4,6 @@
  * override the file.
  */
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { parseJavaProperties } from '../common/java-properties.js';
 import { createLogger } from '../common/logger.js';
 import { createNamesrv, type NamesrvController } from '../namesrv/index.js';
@@ -14,6 +13,7 @@ import {
   type TlsSystemConfig,
 } from '../remoting/transport/tls-system-config.js';
 import type { CliIO } from './io.js';
+import { parseCliArgs } from './parse-args.js';
 
 export const NAMESRV_USAGE = `Usage: rmq namesrv [options]
 
@@ -45,7 +45,7 @@ function parsePort(text: string, what: string): number {
 
 /** Starts a name server from command-line arguments; resolves once it listens. */
 export async function startNamesrvFromArgs(argv: readonly string[], io: CliIO): Promise<NamesrvController> {
-  const { values } = parseArgs({
+  const { values } = parseCliArgs({
     args: [...argv],
     options: {
       config: { type: 'string', short: 'c' },

@@ -4,7 +4,6 @@
  * (dev-profile.ts) and prints a one-screen banner (start-banner.ts).
  */
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { createDashboard, mountDashboard } from '../admin/dashboard/index.js';
 import { type BrokerConfigOverrides, loadBrokerConfig } from '../broker/broker-config.js';
 import { parseJavaProperties } from '../common/java-properties.js';
@@ -13,6 +12,7 @@ import { type Standalone, startStandalone } from '../embedded/standalone.js';
 import { parsePort } from './broker-options.js';
 import { DEV_BROKER_IP, DEV_LISTEN_HOST, describeProfile, startBrokerOverrides } from './dev-profile.js';
 import type { CliIO } from './io.js';
+import { parseCliArgs } from './parse-args.js';
 import { type CommandPort, checkPortsFree, portInUseFrom } from './port-check.js';
 import { recoveryProgressPrinter } from './progress-line.js';
 import { formatStartBanner } from './start-banner.js';
@@ -68,7 +68,7 @@ export function startPorts(namesrvPort: number, brokerPort: number): CommandPort
 }
 
 export async function startFromArgs(argv: readonly string[], io: CliIO): Promise<Standalone> {
-  const { values } = parseArgs({
+  const { values } = parseCliArgs({
     args: [...argv],
     options: {
       config: { type: 'string', short: 'c' },

@@ -31,6 +31,14 @@ export const PermName = {
   isInherited(perm: number): boolean {
     return (perm & PermName.PERM_INHERIT) === PermName.PERM_INHERIT;
   },
+  /** Upstream's range of a topic's or broker's perm: 0..7 (PERM_PRIORITY is no topic bit). */
+  isValid(perm: number): boolean {
+    return Number.isInteger(perm) && perm >= 0 && perm < PermName.PERM_PRIORITY;
+  },
+  /** upstream Validators.checkTopicConfig's remark for a perm isValid refuses. */
+  invalidTopicPermRemark(perm: number): string {
+    return `topicPermission value: ${perm} is invalid.`;
+  },
 } as const;
 
 /** TopicConfig.topicSysFlag bits (unit topics). */

@@ -16,6 +16,12 @@ export const FLUSH_MODES: readonly FlushDiskType[] = ['ASYNC_FLUSH', 'SYNC_FLUSH
 /** Sending loops and their pause: about 4 × 50 sends/s offered. */
 export const LOOPS = 4;
 export const INTERVAL_MS = 20;
+/**
+ * The consumers' heartbeatBrokerInterval: upstream's 30 s in both forms, so consumeRecoveryMs shows
+ * what a restart costs a consumer with default settings (a client that waits for its next heartbeat
+ * resumes up to 30 s late; ours heartbeats as soon as it reconnects).
+ */
+export const CONSUMER_HEARTBEAT_INTERVAL_MS = 30_000;
 /** After a restart, the first acknowledged send must come within this. */
 export const RECOVERY_TIMEOUT_MS = 30_000;
 /** Acknowledged sends the load needs between two kills, at most this long. */
@@ -44,6 +50,7 @@ async function run(ctx: ScenarioContext): Promise<Verdict[]> {
               ordered: false,
               consumers: 1,
               orderly: false,
+              heartbeatBrokerInterval: CONSUMER_HEARTBEAT_INTERVAL_MS,
             },
             async (trial) => {
               let restartMs = 0;

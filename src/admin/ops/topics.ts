@@ -2,6 +2,7 @@
 
 import { MQClientError } from '../../client/errors.js';
 import type { CallOptions } from '../../client/instance/mq-client-api.js';
+import { PermName } from '../../common/constants.js';
 import type { MessageQueue } from '../../common/message/message-queue.js';
 import type { TopicConfigSerializeWrapper } from '../../common/protocol/register-broker-body.js';
 import { createTopicConfig } from '../../common/protocol/topic-config.js';
@@ -48,6 +49,14 @@ export function createAndUpdateTopicConfig(
 ): Promise<void> {
   const { topicName, ...fields } = input;
   const config = createTopicConfig(nonEmpty('topicName', topicName), fields);
+  // upstream Validators.checkTopicConfig, before anything is sent.
+  if (!PermName.isValid(config.perm)) {
+    return Promise.reject(
+      new MQClientError(PermName.invalidTopicPermRemark(config.perm), ResponseCode.NO_PERMISSION, {
+        topic: config.topicName,
+      }),
+    );
+  }
   return ctx.onBroker(
     brokerAddr,
     buildUpdateAndCreateTopicRequest(config, ctx.options.createTopicKey),

@@ -1,3 +1,4 @@
+import { PermName } from '../../common/constants.js';
 import { ValidationError } from '../../common/errors.js';
 import { createTopicConfig, isTopicFilterType } from '../../common/protocol/topic-config.js';
 import { validateTopic } from '../../common/validators.js';
@@ -9,8 +10,8 @@ import { type BrokerRequestHandler, isSlave, SLAVE_REMARK } from './broker-conte
 
 /**
  * UPDATE_AND_CREATE_TOPIC (17): creates or replaces a topic, writes topics.json and registers the
- * topic with every name server before answering. The topic must be a valid, non-system name; an
- * unknown topicFilterType is refused (Java's valueOf would fail the same way).
+ * topic with every name server before answering. The topic must be a valid, non-system name, its perm
+ * one PermName.isValid takes; an unknown topicFilterType is refused (Java's valueOf would fail the same way).
  */
 export const updateAndCreateTopic: BrokerRequestHandler = async (broker, ctx, request) => {
   if (isSlave(broker)) return createResponse(request, ResponseCode.SYSTEM_ERROR, { remark: SLAVE_REMARK });
@@ -20,6 +21,13 @@ export const updateAndCreateTopic: BrokerRequestHandler = async (broker, ctx, re
   if (broker.topicConfigManager.isSystemTopic(h.topic)) {
     return createResponse(request, ResponseCode.SYSTEM_ERROR, {
       remark: `The topic[${h.topic}] is conflict with system topic.`,
+    });
+  }
+  // Upstream's admin refuses this before sending (Validators.checkTopicConfig); a peer that skips the
+  // check gets the same code and remark rather than a topic no client can use as it reads.
+  if (!PermName.isValid(h.perm)) {
+    return createResponse(request, ResponseCode.NO_PERMISSION, {
+      remark: PermName.invalidTopicPermRemark(h.perm),
     });
   }
   if (!isTopicFilterType(h.topicFilterType)) {

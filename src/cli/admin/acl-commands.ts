@@ -5,7 +5,7 @@
  */
 import type { MQAdminExt } from '../../admin/mq-admin-ext.js';
 import type { PlainAccessConfig } from '../../common/acl/plain-access-config.js';
-import type { AdminCommand } from './command.js';
+import { type AdminCommand, clusterMasterAddrs } from './command.js';
 import { formatDate, left, toJson } from './format.js';
 import { AdminUsageError, type OptionValues } from './options.js';
 
@@ -16,7 +16,7 @@ async function targets(opts: OptionValues, a: MQAdminExt): Promise<{ addrs: stri
     throw new AdminUsageError('give exactly one of -b and -c');
   return brokerAddr !== undefined
     ? { addrs: [brokerAddr], byCluster: false }
-    : { addrs: await a.fetchMasterAddrByClusterName(clusterName as string), byCluster: true };
+    : { addrs: await clusterMasterAddrs(a, clusterName as string), byCluster: true };
 }
 
 /** What updateAclConfig prints of the account: everything but the secret. */

@@ -1,6 +1,6 @@
 /** mqadmin's cluster and broker commands: clusterList, brokerStatus, getBrokerConfig, updateBrokerConfig. */
 import type { ClusterInfo, MQAdminExt } from '../../admin/mq-admin-ext.js';
-import type { AdminCommand } from './command.js';
+import { type AdminCommand, clusterMasterAddrs } from './command.js';
 import { fixed, left, right, toJson } from './format.js';
 import { AdminUsageError } from './options.js';
 
@@ -291,7 +291,7 @@ export const updateBrokerConfig: AdminCommand = {
     const properties = { [opts.required('key')]: opts.required('value') };
     const a = await admin();
     const targets =
-      brokerAddr !== undefined ? [brokerAddr] : await a.fetchMasterAddrByClusterName(clusterName as string);
+      brokerAddr !== undefined ? [brokerAddr] : await clusterMasterAddrs(a, clusterName as string);
     for (const addr of targets) {
       await a.updateBrokerConfig(addr, properties);
       io.out(`update broker config success, ${addr}\n`);

@@ -114,3 +114,18 @@ export function adminFactory(
     },
   };
 }
+
+/**
+ * The master addresses of `clusterName` (upstream CommandUtil.fetchMasterAddrByClusterName). Upstream
+ * prints its error line and goes on with no broker, exit status 0; here the command fails with that
+ * line, naming the cluster, so a typo in `-c` never reads as success.
+ */
+export async function clusterMasterAddrs(admin: MQAdminExt, clusterName: string): Promise<string[]> {
+  const addrs = await admin.fetchMasterAddrByClusterName(clusterName);
+  if (addrs.length === 0) {
+    throw new Error(
+      `no master broker in cluster [${clusterName}]: make sure the specified clusterName exists or the name server connected to is correct`,
+    );
+  }
+  return addrs;
+}

@@ -9,7 +9,7 @@ import {
   createSubscriptionGroupConfig,
   type SubscriptionGroupConfig,
 } from '../../common/protocol/subscription-group-config.js';
-import type { AdminCommand } from './command.js';
+import { type AdminCommand, clusterMasterAddrs } from './command.js';
 import { fixed, formatDate, frontStringAtLeast, left, toJson } from './format.js';
 import { AdminUsageError } from './options.js';
 import { compareQueues } from './topic-commands.js';
@@ -78,7 +78,7 @@ export const updateSubGroup: AdminCommand = {
     });
     const a = await admin();
     const targets =
-      brokerAddr !== undefined ? [brokerAddr] : await a.fetchMasterAddrByClusterName(clusterName as string);
+      brokerAddr !== undefined ? [brokerAddr] : await clusterMasterAddrs(a, clusterName as string);
     for (const addr of targets) {
       await a.createAndUpdateSubscriptionGroupConfig(addr, config);
       io.out(`create subscription group to ${addr} success.\n`);
@@ -110,7 +110,7 @@ export const deleteSubGroup: AdminCommand = {
       return;
     }
     const cluster = clusterName as string;
-    for (const master of await a.fetchMasterAddrByClusterName(cluster)) {
+    for (const master of await clusterMasterAddrs(a, cluster)) {
       await a.deleteSubscriptionGroup(master, group, removeOffset);
       io.out(
         `delete subscription group [${group}] from broker [${master}] in cluster [${cluster}] success.\n`,

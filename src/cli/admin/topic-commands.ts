@@ -1,7 +1,7 @@
 /** mqadmin's topic commands: updateTopic, deleteTopic, topicList, topicRoute, topicStatus, topicClusterList. */
 import { MixAll, PermName, TopicSysFlag } from '../../common/constants.js';
 import { createTopicConfig, type TopicConfig } from '../../common/protocol/topic-config.js';
-import type { AdminCommand } from './command.js';
+import { type AdminCommand, clusterMasterAddrs } from './command.js';
 import { frontStringAtLeast, javaMap, left, timeMillisToHumanString2, toJson } from './format.js';
 import { AdminUsageError } from './options.js';
 
@@ -13,6 +13,13 @@ export function topicConfigString(tc: TopicConfig): string {
     `topicFilterType=${tc.topicFilterType}, topicSysFlag=${tc.topicSysFlag}, order=${tc.order}]`
   );
 }
+
+/** The perms -p offers (its help text): write, read, both. */
+const TOPIC_PERMS: readonly number[] = [
+  PermName.PERM_WRITE,
+  PermName.PERM_READ,
+  PermName.PERM_READ | PermName.PERM_WRITE,
+];
 
 /** mqadmin creates topics with 8 queues, not TopicConfig's 16. */
 const UPDATE_TOPIC_QUEUE_NUMS = 8;
@@ -40,16 +47,20 @@ export const updateTopic: AdminCommand = {
     }
     const order = opts.bool('order', false);
     if (order) throw new AdminUsageError('-o true (order conf in the name server) is not supported yet');
+    const perm = opts.integer('perm', PermName.PERM_READ | PermName.PERM_WRITE, 0);
+    if (!TOPIC_PERMS.includes(perm)) {
+      throw new AdminUsageError(`-p must be 2 (W), 4 (R) or 6 (RW), got ${perm}`);
+    }
     const config = createTopicConfig(opts.required('topic'), {
       readQueueNums: opts.integer('readQueueNums', UPDATE_TOPIC_QUEUE_NUMS, 0),
       writeQueueNums: opts.integer('writeQueueNums', UPDATE_TOPIC_QUEUE_NUMS, 0),
-      perm: opts.integer('perm', PermName.PERM_READ | PermName.PERM_WRITE, 0),
+      perm,
       topicSysFlag: TopicSysFlag.buildSysFlag(opts.bool('unit', false), opts.bool('hasUnitSub', false)),
       order,
     });
     const a = await admin();
     const targets =
-      brokerAddr !== undefined ? [brokerAddr] : await a.fetchMasterAddrByClusterName(clusterName as string);
+      brokerAddr !== undefined ? [brokerAddr] : await clusterMasterAddrs(a, clusterName as string);
     for (const addr of targets) {
       await a.createAndUpdateTopicConfig(addr, config);
       io.out(`create topic to ${addr} success.\n`);
@@ -70,7 +81,7 @@ export const deleteTopic: AdminCommand = {
     const topic = opts.required('topic');
     const clusterName = opts.required('clusterName');
     const a = await admin();
-    await a.deleteTopicInBroker(await a.fetchMasterAddrByClusterName(clusterName), topic);
+    await a.deleteTopicInBroker(await clusterMasterAddrs(a, clusterName), topic);
     io.out(`delete topic [${topic}] from cluster [${clusterName}] success.\n`);
     await a.deleteTopicInNameServer(undefined, topic, clusterName);
     io.out(`delete topic [${topic}] from NameServer success.\n`);

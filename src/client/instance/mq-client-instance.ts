@@ -85,6 +85,10 @@ export class MQClientInstance implements ClientRemotingHost {
   private readonly routeErrors = new Map<string, unknown>();
   private readonly brokerSupportV2 = new Map<string, boolean>();
   private readonly heartbeatFingerprints = new Map<string, number>();
+  /** Broker addresses a heartbeat is out to, so a connection a heartbeat opened brings no second one. */
+  private readonly heartbeatsInFlight = new Set<string>();
+  /** Broker addresses this instance was connected to once: the next connection is a reconnect. */
+  private readonly brokersConnected = new Set<string>();
   private readonly tasks: RepeatingTask[];
   private readonly rebalanceService: RebalanceService;
   /** The instance's own producer (CLIENT_INNER_PRODUCER), made by the first consumer that needs it. */
@@ -117,6 +121,7 @@ export class MQClientInstance implements ClientRemotingHost {
     this.api = new MQClientAPI(this.remoting, config.namesrvAddrList);
     this.admin = new MQAdminImpl(this);
     registerClientProcessors(this.remoting, this);
+    this.remoting.on('connected', (address) => this.onBrokerConnected(address));
     const clock = config.clock;
     this.rebalanceService = new RebalanceService(
       clock,
@@ -383,6 +388,31 @@ export class MQClientInstance implements ClientRemotingHost {
   }
 
   /**
+   * A connection to a broker opened (again): a restarted broker knows no client until its next
+   * heartbeat, up to heartbeatBrokerInterval away, and answers the consumers' pulls with
+   * SUBSCRIPTION_NOT_EXIST meanwhile. So one full heartbeat goes to it now, written before whatever
+   * request opened the connection, and the consumers rebalance once it is answered.
+   */
+  private onBrokerConnected(address: string): void {
+    if (this.state !== 'RUNNING') return;
+    for (const [brokerName, addrs] of this.brokerAddrTable) {
+      const id = [...addrs].find(([, addr]) => addr === address)?.[0];
+      if (id === undefined) continue;
+      const reconnect = this.brokersConnected.has(address);
+      this.brokersConnected.add(address);
+      if (!reconnect || this.heartbeatsInFlight.has(address)) return;
+      if (this.consumerTable.size === 0 && (this.producerTable.size === 0 || id !== MASTER_ID)) return;
+      this.heartbeatFingerprints.delete(address);
+      const data = this.prepareHeartbeatData();
+      const fingerprint = this.config.useHeartbeatV2 ? heartbeatFingerprint(data) : 0;
+      void this.heartbeatTo(brokerName, address, data, fingerprint).then(() => {
+        if (this.consumerTable.size > 0) this.rebalanceImmediately();
+      });
+      return;
+    }
+  }
+
+  /**
    * Shuts down once no producer, consumer or admin is registered (upstream: the last one's shutdown), then
    * stops every timer and closes every connection.
    */
@@ -488,6 +518,7 @@ export class MQClientInstance implements ClientRemotingHost {
         if (live.has(addr)) continue;
         addrs.delete(id);
         this.heartbeatFingerprints.delete(addr);
+        this.brokersConnected.delete(addr);
         this.logger.info('broker address offline, removed', { brokerName, brokerAddr: addr });
       }
       if (addrs.size === 0) {
@@ -541,6 +572,7 @@ export class MQClientInstance implements ClientRemotingHost {
     fingerprint: number,
   ): Promise<void> {
     const options = this.apiCallOptions();
+    this.heartbeatsInFlight.add(addr);
     try {
       let answer: Awaited<ReturnType<MQClientAPI['sendHeartbeat']>>;
       const withoutSub =
@@ -580,6 +612,8 @@ export class MQClientInstance implements ClientRemotingHost {
       if (heartbeatFailureChannel.hasSubscribers) {
         heartbeatFailureChannel.publish({ clientId: this.clientId, brokerName, brokerAddr: addr, error });
       }
+    } finally {
+      this.heartbeatsInFlight.delete(addr);
     }
   }
 

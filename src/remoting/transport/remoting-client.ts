@@ -1,8 +1,11 @@
 /**
  * RemotingClient: one connection per peer address, opened on first use and reopened on the next use
  * after it closed. Requests pipeline on that connection; requests the peer sends back (broker to
- * client) go to the processors registered here.
+ * client) go to the processors registered here. Each connection that opens emits 'connected' with
+ * its address before any request is written on it, so a listener's request goes first (the client
+ * instance's heartbeat to a restarted broker).
  */
+import { EventEmitter } from 'node:events';
 import { isIP, connect as netConnect, type Socket } from 'node:net';
 import { type ConnectionOptions as TlsConnectOptions, connect as tlsConnect } from 'node:tls';
 import { createLogger, type Logger } from '../../common/logger.js';
@@ -54,7 +57,11 @@ export function tlsConnectOptions(host: string, port: number, tls: TlsClientSett
   return options;
 }
 
-export class RemotingClient {
+export interface RemotingClientEvents {
+  connected: [address: string];
+}
+
+export class RemotingClient extends EventEmitter<RemotingClientEvents> {
   readonly settings: Readonly<RemotingClientSettings>;
   readonly logger: Logger;
   private readonly connectionSettings: ConnectionSettings;
@@ -64,6 +71,7 @@ export class RemotingClient {
   private closed = false;
 
   constructor(settings: Partial<RemotingClientSettings> = {}, options: RemotingClientOptions = {}) {
+    super();
     this.settings = clientSettings(settings);
     this.logger = options.logger ?? createLogger('remoting.client');
     this.connectionSettings = clientConnectionSettings(this.settings);
@@ -95,25 +103,32 @@ export class RemotingClient {
     return [...this.connections.keys()];
   }
 
-  /** The connection to `address`, opened if needed; concurrent callers share one attempt. */
-  getConnection(address: string, signal?: AbortSignal): Promise<Connection> {
+  /**
+   * The connection to `address`, opened if needed; concurrent callers share one attempt. A caller's
+   * `timeoutMs` shorter than connectTimeoutMs ends its wait (RemotingTimeoutError) without ending the
+   * attempt, which other callers may still share.
+   */
+  getConnection(address: string, signal?: AbortSignal, timeoutMs?: number): Promise<Connection> {
     const existing = this.connectionTo(address);
     if (existing !== undefined) return Promise.resolve(existing);
     const attempt = this.connecting.get(address) ?? this.connect(address);
-    if (signal === undefined) return attempt;
-    if (signal.aborted) return Promise.reject(new RemotingAbortedError(address, signal.reason));
+    const bounded = timeoutMs !== undefined && timeoutMs < this.settings.connectTimeoutMs;
+    if (signal === undefined && !bounded) return attempt;
+    if (signal?.aborted === true) return Promise.reject(new RemotingAbortedError(address, signal.reason));
     return new Promise<Connection>((resolve, reject) => {
-      const onAbort = () => reject(new RemotingAbortedError(address, signal.reason));
-      signal.addEventListener('abort', onAbort, { once: true });
+      const onAbort = () => settle(() => reject(new RemotingAbortedError(address, signal?.reason)));
+      const timer = bounded
+        ? setTimeout(() => settle(() => reject(new RemotingTimeoutError(address, timeoutMs))), timeoutMs)
+        : undefined;
+      const settle = (end: () => void) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        end();
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
       attempt.then(
-        (connection) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(connection);
-        },
-        (error: unknown) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(error);
-        },
+        (connection) => settle(() => resolve(connection)),
+        (error: unknown) => settle(() => reject(error)),
       );
     });
   }
@@ -128,7 +143,7 @@ export class RemotingClient {
     if (connection !== undefined) return this.invokeOn(address, connection, request, options);
     const started = Date.now();
     const timeoutMs = options.timeoutMs ?? this.settings.defaultInvokeTimeoutMs;
-    return this.getConnection(address, options.signal).then((opened) => {
+    return this.getConnection(address, options.signal, timeoutMs).then((opened) => {
       const remaining = timeoutMs - (Date.now() - started);
       if (remaining <= 0) throw new RemotingTimeoutError(address, timeoutMs);
       return this.invokeOn(address, opened, request, { timeoutMs: remaining, signal: options.signal }).catch(
@@ -144,7 +159,7 @@ export class RemotingClient {
   invokeOneway(address: string, request: RemotingCommand, options: InvokeOptions = {}): Promise<void> {
     const connection = this.connectionTo(address);
     if (connection !== undefined) return this.invokeOnewayOn(address, connection, request);
-    return this.getConnection(address, options.signal).then((opened) =>
+    return this.getConnection(address, options.signal, options.timeoutMs).then((opened) =>
       this.invokeOnewayOn(address, opened, request),
     );
   }
@@ -267,6 +282,11 @@ export class RemotingClient {
       this.logger.debug('connection closed', { address, reason });
     });
     this.logger.debug('connected', { address, localAddress: connection.localAddress });
+    try {
+      this.emit('connected', address);
+    } catch (error) {
+      this.logger.warn('a connected listener failed', { address, error: describe(error) });
+    }
     return connection;
   }
 }

@@ -5,9 +5,15 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createAdmin } from '../../../src/admin/admin.js';
+import { buildUpdateAndCreateTopicRequest } from '../../../src/admin/requests/update-and-create-topic.js';
 import { adminFromArgs } from '../../../src/cli/admin/admin-command.js';
+import { MQClientError } from '../../../src/client/errors.js';
 import { createProducer, SendStatus } from '../../../src/client/index.js';
+import { TopicName } from '../../../src/common/constants.js';
+import { createTopicConfig } from '../../../src/common/protocol/topic-config.js';
 import type { Embedded } from '../../../src/embedded/embedded.js';
+import { ResponseCode } from '../../../src/remoting/protocol/response-code.js';
+import { RemotingClient } from '../../../src/remoting/transport/remoting-client.js';
 import { json, ok, quiet, rmq, startAdminCluster, startConsumer, unique, until } from './admin-support.js';
 
 const LIMIT = { timeout: 60_000 };
@@ -63,6 +69,52 @@ test('updateTopic, topicList, topicRoute, topicStatus, topicClusterList, deleteT
   );
   assert.ok(!(await ok('topicList', ...n)).split('\n').includes(topic));
 });
+
+test(
+  'updateTopic refuses an unknown cluster and a perm outside 2/4/6; the admin API and the broker refuse perm 9',
+  LIMIT,
+  async () => {
+    const topic = unique('AdminBad');
+    const noCluster = await rmq('admin', 'updateTopic', ...n, '-c', 'NoSuchCluster', '-t', topic);
+    assert.equal(noCluster.code, 1);
+    assert.equal(noCluster.out, '');
+    assert.match(
+      noCluster.err,
+      /updateTopic: no master broker in cluster \[NoSuchCluster\]: make sure the specified clusterName exists/,
+    );
+    const badPerm = await rmq('admin', 'updateTopic', ...n, '-c', 'DefaultCluster', '-t', topic, '-p', '9');
+    assert.equal(badPerm.code, 2);
+    assert.match(badPerm.err, /-p must be 2 \(W\), 4 \(R\) or 6 \(RW\), got 9/);
+
+    const admin = createAdmin({ namesrvAddr: embedded.namesrvAddr, logger: quiet });
+    await admin.start();
+    try {
+      await assert.rejects(
+        admin.createAndUpdateTopicConfig(embedded.brokerAddr, { topicName: topic, perm: 9 }),
+        (e: unknown) =>
+          e instanceof MQClientError &&
+          e.responseCode === ResponseCode.NO_PERMISSION &&
+          /topicPermission value: 9 is invalid\./.test(e.message),
+      );
+    } finally {
+      await admin.shutdown();
+    }
+    // A peer that skips the admin's check: the broker answers the same.
+    const client = new RemotingClient({}, { logger: quiet });
+    try {
+      const request = buildUpdateAndCreateTopicRequest(
+        createTopicConfig(topic, { perm: 9 }),
+        TopicName.AUTO_CREATE_TOPIC_KEY_TOPIC,
+      );
+      const reply = await client.invoke(embedded.brokerAddr, request, { timeoutMs: 5000 });
+      assert.equal(reply.code, ResponseCode.NO_PERMISSION);
+      assert.equal(reply.remark, 'topicPermission value: 9 is invalid.');
+    } finally {
+      await client.close();
+    }
+    assert.ok(!(await ok('topicList', ...n)).split('\n').includes(topic), 'nothing was created');
+  },
+);
 
 test(
   'messages: topicStatus offsets, queryMsgByKey, queryMsgById, queryMsgByUniqueKey, producerConnection',

@@ -84,8 +84,9 @@ test('rmq start: both listen, the broker is registered, SIGTERM shuts down clean
         '127.0.0.1',
         '--broker-ip',
         '127.0.0.1',
+        // The form the help text shows for "off": a negative number as a separate argument.
         '--dashboard-port',
-        '0',
+        '-1',
       ],
       /name server\s+(\S+)\n\s+broker\s+(\S+) \(cluster CliCluster, name broker-cli\)/,
     );

@@ -18,6 +18,7 @@ import {
   RemotingConnectError,
   RemotingConnectionClosedError,
   RemotingServer,
+  RemotingTimeoutError,
   type TlsClientOptions,
   type TlsServerSettings,
   tlsClientSettings,
@@ -311,21 +312,37 @@ describe('client certificates (tls.server.need.client.auth)', () => {
   });
 });
 
+/** A plain TCP listener that accepts and never answers a ClientHello: a TLS connect to it hangs. */
+async function silentPort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const silent = createServer(() => {});
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const held: Socket[] = [];
+  silent.on('connection', (s) => held.push(s));
+  cleanups.push(async () => {
+    for (const s of held) s.destroy();
+    await new Promise<void>((resolve) => silent.close(() => resolve()));
+  });
+  return (silent.address() as { port: number }).port;
+}
+
 describe('client connect', () => {
   test('the connect timeout covers the handshake', LIMIT, async () => {
-    // A plain TCP listener that accepts and never answers the ClientHello.
-    const { createServer } = await import('node:net');
-    const silent = createServer(() => {});
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const held: Socket[] = [];
-    silent.on('connection', (s) => held.push(s));
-    cleanups.push(async () => {
-      for (const s of held) s.destroy();
-      await new Promise<void>((resolve) => silent.close(() => resolve()));
-    });
-    const { port } = silent.address() as { port: number };
     const client = newClient(true, { connectTimeoutMs: 300 });
-    await assert.rejects(echo(client, `127.0.0.1:${port}`), /timed out after 300 ms/);
+    await assert.rejects(echo(client, `127.0.0.1:${await silentPort()}`), /timed out after 300 ms/);
+  });
+
+  test("a request's shorter timeout bounds its wait for the connection", LIMIT, async () => {
+    // Closing the client waits for the attempt, so it is short too, but well over the request's.
+    const client = newClient(true, { connectTimeoutMs: 2500 });
+    const address = `127.0.0.1:${await silentPort()}`;
+    const started = Date.now();
+    const request = client.invoke(address, createRequest(ECHO), { timeoutMs: 300 });
+    await assert.rejects(request, (error: unknown) => error instanceof RemotingTimeoutError);
+    const waited = Date.now() - started;
+    assert.ok(waited < 1500, `waited ${waited} ms for a request of 300 ms`);
+    const oneway = client.invokeOneway(address, createRequest(ECHO), { timeoutMs: 300 });
+    await assert.rejects(oneway, (error: unknown) => error instanceof RemotingTimeoutError);
   });
 
   test('the server-side TLS socket reports the peer certificate it got', LIMIT, async () => {
