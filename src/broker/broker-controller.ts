@@ -716,8 +716,11 @@ export class BrokerController implements BrokerContext {
       try {
         this.haPort = await ha.start({ port: this.listenPort + 1, host });
       } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        // A port in use keeps its error (the CLI names the port); any other says what to set.
+        if (this.config.listenPort !== 0 && code === 'EADDRINUSE') throw error;
         // listenPort 0 (tests) took a free port whose neighbour may be taken: any free port then.
-        if (this.config.listenPort !== 0 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') {
+        if (code !== 'EADDRINUSE') {
           throw new RocketMQError(
             `HA port ${host}:${this.listenPort + 1} cannot listen (${describe(error)}); haListenHost names the address to bind when brokerIP2 is not one of this host's`,
             1,

@@ -13,9 +13,10 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import type { BrokerController } from '../../../src/broker/broker-controller.js';
+import { type BrokerController, createBroker } from '../../../src/broker/broker-controller.js';
 import { startFromArgs } from '../../../src/cli/start-command.js';
 import { encodeHandshake } from '../../../src/store/ha/ha-handshake.js';
+import { quiet } from '../../unit/broker/helpers.js';
 import { msg, put } from '../../unit/store/default-message-store-support.js';
 import { assertSameCommitLog, caughtUp, type HAPair, startPair, storeOf } from './ha-support.js';
 import { freeBrokerPort } from './slave-support.js';
@@ -174,6 +175,27 @@ describe('where the HA port opens', () => {
     }
   });
 });
+
+test(
+  "a brokerIP2 that is not this host's stops the start with a line naming haListenHost",
+  LIMIT,
+  async () => {
+    const broker = createBroker({
+      config: {
+        listenPort: await freeBrokerPort(),
+        listenHost: '127.0.0.1',
+        brokerIP1: '127.0.0.1',
+        // TEST-NET-1 (RFC 5737): on no interface.
+        brokerIP2: '192.0.2.1',
+        totalReplicas: 2,
+        storePathRootDir: join(dir, 'not-mine'),
+      },
+      logger: quiet,
+    });
+    await assert.rejects(broker.start(), /HA port 192\.0\.2\.1:\d+ cannot listen .*haListenHost/);
+    await broker.shutdown();
+  },
+);
 
 describe('with ACL on', () => {
   let pair: HAPair | undefined;
