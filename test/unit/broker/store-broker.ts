@@ -42,6 +42,8 @@ export const TEST_BROKER_CONFIG = {
   listenHost: '127.0.0.1',
   brokerName: 'broker-a',
   brokerIP1: '127.0.0.1',
+  // A slave opens its HA port; brokerIP2 would be the fake host address of TEST_ENV.
+  haListenHost: '127.0.0.1',
   mappedFileSizeCommitLog: 1 << 20,
   mappedFileSizeConsumeQueue: 20 * 1024,
 } as const;
