@@ -199,14 +199,21 @@ async function topicView(params) {
   ];
 }
 
-async function groupsView() {
+async function groupsView(params) {
   const { groups, errors } = await get('/api/groups');
+  const showAll = params.get('all') === '1';
+  const shown = showAll ? groups : groups.filter((g) => g.kind === 'normal');
   return [
-    h('h2', {}, `Consumer groups (${groups.length})`),
+    h('h2', {}, `Consumer groups (${shown.length})`),
+    h(
+      'p',
+      {},
+      link(showAll ? '#/groups' : '#/groups?all=1', showAll ? 'hide system groups' : 'show system groups'),
+    ),
     errors.map((e) => h('p', { class: 'error' }, `${e.brokerName}: ${e.error}`)),
     table(
       ['Group', 'Lag', 'Consume TPS', 'Brokers'],
-      groups.map((g) =>
+      shown.map((g) =>
         h(
           'tr',
           { 'data-group': g.group },
@@ -232,7 +239,10 @@ async function groupView(params) {
         h(
           'select',
           { name: 'topic' },
-          [...new Set(g.queues.map((q) => q.topic))].map((t) => h('option', { value: t }, t)),
+          // The group's own topics first: its %RETRY% topic is rarely the one to reset.
+          [...new Set(g.queues.map((q) => q.topic))]
+            .sort((a, b) => Number(a.startsWith('%')) - Number(b.startsWith('%')) || a.localeCompare(b))
+            .map((t) => h('option', { value: t }, t)),
         ),
       ),
       field('Time (local)', h('input', { name: 'time', type: 'datetime-local', required: true })),
