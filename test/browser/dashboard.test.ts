@@ -43,6 +43,8 @@ let lagTopic = '';
 let lagGroup = '';
 const shots = mkdtempSync(join(tmpdir(), 'rmq-dashboard-shots-'));
 const dialogs: string[] = [];
+/** Whether the next confirm() is accepted (the delete buttons); dismissed otherwise. */
+let acceptDialogs = false;
 
 before(async () => {
   assert.ok(
@@ -57,7 +59,7 @@ before(async () => {
   page = await browser.newPage({ viewport: { width: 1100, height: 720 } });
   page.on('dialog', (d) => {
     dialogs.push(d.message());
-    void d.dismiss();
+    void (acceptDialogs ? d.accept() : d.dismiss());
   });
 });
 
@@ -191,4 +193,39 @@ test('system topics and groups are hidden until asked for; key results name the 
   await page.goto(`${fx.base}/#/message?msgId=not-an-id`);
   const error = await page.waitForSelector('#main .error', { timeout: 10_000 });
   assert.match((await error.textContent()) ?? '', /"not-an-id" is no message id/);
+});
+
+test('the delete buttons ask first, then delete the topic and the group through the API', async () => {
+  const topic = uniqueName('BrowserDelete');
+  const group = uniqueName('BrowserDeleteGroup');
+  const post = (path: string, body: object) =>
+    fetch(`${fx.base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  assert.equal((await post('/api/topic/update', { topic, queueNums: 1 })).status, 200);
+  assert.equal((await post('/api/group/update', { group })).status, 200);
+  const asked = dialogs.length;
+
+  await page.goto(`${fx.base}/#/topic?${new URLSearchParams({ topic })}`);
+  await page.click('#delete-topic button[type=submit]');
+  await page.waitForSelector('#delete-topic .form-message:text("kept")', { timeout: 10_000 });
+  assert.equal(dialogs.length, asked + 1, 'a confirm before anything is deleted');
+  acceptDialogs = true;
+  try {
+    await page.click('#delete-topic button[type=submit]');
+    await page.waitForSelector('#topics', { timeout: 10_000 });
+    assert.equal(await page.locator(`tr[data-topic="${topic}"]`).count(), 0);
+    await page.goto(`${fx.base}/#/group?${new URLSearchParams({ group })}`);
+    await page.click('#delete-group button[type=submit]');
+    await page.waitForSelector('#groups', { timeout: 10_000 });
+    assert.equal(await page.locator(`tr[data-group="${group}"]`).count(), 0);
+  } finally {
+    acceptDialogs = false;
+  }
+  const groups = (await (await fetch(`${fx.base}/api/groups`)).json()) as {
+    groups: Array<{ group: string }>;
+  };
+  assert.ok(!groups.groups.some((g) => g.group === group));
 });

@@ -196,6 +196,14 @@ async function topicView(params) {
     ),
     h('h3', {}, 'Messages'),
     h('p', {}, link(hashOf('messages', { topic: t.topic }), 'search the last hour')),
+    h('h3', {}, 'Delete'),
+    actionForm({ id: 'delete-topic' }, [], 'Delete topic', async () => {
+      if (!confirm(`Delete topic ${t.topic} from every broker and name server, with its messages?`))
+        return 'kept';
+      await post('/api/topic/delete', { topic: t.topic });
+      location.hash = '#/topics';
+      return 'deleted';
+    }),
   ];
 }
 
@@ -295,6 +303,14 @@ async function groupView(params) {
     ),
     h('h3', {}, 'Reset offset to a time'),
     reset,
+    h('h3', {}, 'Delete'),
+    actionForm({ id: 'delete-group' }, [], 'Delete group', async () => {
+      if (!confirm(`Delete consumer group ${g.group} and its offsets from every master broker?`))
+        return 'kept';
+      await post('/api/group/delete', { group: g.group });
+      location.hash = '#/groups';
+      return 'deleted';
+    }),
   ];
 }
 

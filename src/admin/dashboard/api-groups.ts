@@ -187,6 +187,19 @@ export async function updateGroup(ctx: ApiContext, params: Params): Promise<unkn
 }
 
 /**
+ * Deletes the subscription group and its offsets on every master of `clusterName` (every cluster
+ * when none is given). Its retry and DLQ topics stay: they may hold messages someone still wants,
+ * and the topic page deletes them.
+ */
+export async function deleteGroup(ctx: ApiContext, params: Params): Promise<unknown> {
+  const group = params.string('group');
+  const masters = mastersOf(await ctx.admin.examineBrokerClusterInfo(), params.optionalString('clusterName'));
+  if (masters.length === 0) throw new HttpError(404, 'no broker to delete the group from');
+  for (const m of masters) await ctx.admin.deleteSubscriptionGroup(m.addr, group, true);
+  return { group, brokers: masters.map((m) => m.brokerName) };
+}
+
+/**
  * Moves the group's offsets in `topic` to the first message stored at or after `timestamp` (ms, -1
  * for the end): mqadmin resetOffsetByTime, through the brokers when the group is online.
  */
