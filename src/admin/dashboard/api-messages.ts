@@ -109,17 +109,14 @@ export async function searchByKey(ctx: ApiContext, params: Params): Promise<unkn
   return { topic, key, messages };
 }
 
-/** Hex of 16 bytes (a client msgId, an IPv4 offset id), 20 (IPv6 client id) or 28 (IPv6 offset id). */
-const MESSAGE_ID = /^(?:[0-9A-Fa-f]{32}|[0-9A-Fa-f]{40}|[0-9A-Fa-f]{56})$/;
+/** Hex of 16 bytes (a client msgId or an offset id of an IPv4 host) or 28 (of an IPv6 host). */
+const MESSAGE_ID = /^(?:[0-9A-Fa-f]{32}|[0-9A-Fa-f]{56})$/;
 
 export async function viewMessage(ctx: ApiContext, params: Params): Promise<unknown> {
   const msgId = params.string('msgId').trim();
   const topic = params.optionalString('topic');
   if (!MESSAGE_ID.test(msgId)) {
-    throw new HttpError(
-      400,
-      `"${msgId.slice(0, 64)}" is no message id: 32 hex digits (or 40/56 for IPv6 hosts)`,
-    );
+    throw new HttpError(400, `"${msgId.slice(0, 64)}" is no message id: 32 hex digits (56 for an IPv6 host)`);
   }
   if (topic === undefined || topic === '') {
     try {
