@@ -38,8 +38,13 @@ let browser: Browser;
 let page: Page;
 let admin: MQAdminExt;
 let producer: Producer;
+/** The topic and group of the lag test, which the later tests read again. */
+let lagTopic = '';
+let lagGroup = '';
 const shots = mkdtempSync(join(tmpdir(), 'rmq-dashboard-shots-'));
 const dialogs: string[] = [];
+/** Whether the next confirm() is accepted (the delete buttons); dismissed otherwise. */
+let acceptDialogs = false;
 
 before(async () => {
   assert.ok(
@@ -54,7 +59,7 @@ before(async () => {
   page = await browser.newPage({ viewport: { width: 1100, height: 720 } });
   page.on('dialog', (d) => {
     dialogs.push(d.message());
-    void d.dismiss();
+    void (acceptDialogs ? d.accept() : d.dismiss());
   });
 });
 
@@ -96,6 +101,8 @@ test('a topic created from the page is listed with its queue count', async () =>
 test('a consumer group’s lag shown falls as it consumes; a body with markup is shown as text', async () => {
   const topic = uniqueName('BrowserLag');
   const group = uniqueName('BrowserGroup');
+  lagTopic = topic;
+  lagGroup = group;
   const created = await fetch(`${fx.base}/api/topic/update`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -155,4 +162,70 @@ test('the cluster page lists the broker and draws the TPS chart', async () => {
   const row = await page.waitForSelector('#brokers tbody tr', { timeout: 10_000 });
   assert.match((await row.textContent()) ?? '', /broker-a/);
   assert.equal(await page.locator('#tps-chart').count(), 1);
+});
+
+test('system topics and groups are hidden until asked for; key results name the broker; the reset form starts at the group topic; a malformed id says why', async () => {
+  await page.goto(`${fx.base}/#/topics`);
+  await page.waitForSelector(`tr[data-topic="${lagTopic}"]`, { timeout: 10_000 });
+  for (const system of ['DefaultCluster', 'broker-a', 'DefaultCluster_REPLY_TOPIC', 'TBW102'])
+    assert.equal(await page.locator(`tr[data-topic="${system}"]`).count(), 0, system);
+  await page.goto(`${fx.base}/#/topics?all=1`);
+  await page.waitForSelector('tr[data-topic="DefaultCluster"]', { timeout: 10_000 });
+
+  await page.goto(`${fx.base}/#/groups`);
+  await page.waitForSelector(`tr[data-group="${lagGroup}"]`, { timeout: 10_000 });
+  for (const system of ['SELF_TEST_C_GROUP', 'TOOLS_CONSUMER', 'CID_ONSAPI_OWNER'])
+    assert.equal(await page.locator(`tr[data-group="${system}"]`).count(), 0, system);
+  await page.goto(`${fx.base}/#/groups?all=1`);
+  await page.waitForSelector('tr[data-group="SELF_TEST_C_GROUP"]', { timeout: 10_000 });
+
+  await page.goto(`${fx.base}/#/messages`);
+  await page.fill('#search-key input[name=topic]', lagTopic);
+  await page.fill('#search-key input[name=key]', 'k1');
+  await page.click('#search-key button[type=submit]');
+  const cell = await page.waitForSelector('#messages tbody tr td:nth-child(4)', { timeout: 10_000 });
+  assert.equal(await cell.textContent(), 'broker-a');
+
+  await page.goto(`${fx.base}/#/group?${new URLSearchParams({ group: lagGroup })}`);
+  const select = await page.waitForSelector('#reset-form select[name=topic]', { timeout: 10_000 });
+  assert.equal(await select.inputValue(), lagTopic);
+
+  await page.goto(`${fx.base}/#/message?msgId=not-an-id`);
+  const error = await page.waitForSelector('#main .error', { timeout: 10_000 });
+  assert.match((await error.textContent()) ?? '', /"not-an-id" is no message id/);
+});
+
+test('the delete buttons ask first, then delete the topic and the group through the API', async () => {
+  const topic = uniqueName('BrowserDelete');
+  const group = uniqueName('BrowserDeleteGroup');
+  const post = (path: string, body: object) =>
+    fetch(`${fx.base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  assert.equal((await post('/api/topic/update', { topic, queueNums: 1 })).status, 200);
+  assert.equal((await post('/api/group/update', { group })).status, 200);
+  const asked = dialogs.length;
+
+  await page.goto(`${fx.base}/#/topic?${new URLSearchParams({ topic })}`);
+  await page.click('#delete-topic button[type=submit]');
+  await page.waitForSelector('#delete-topic .form-message:text("kept")', { timeout: 10_000 });
+  assert.equal(dialogs.length, asked + 1, 'a confirm before anything is deleted');
+  acceptDialogs = true;
+  try {
+    await page.click('#delete-topic button[type=submit]');
+    await page.waitForSelector('#topics', { timeout: 10_000 });
+    assert.equal(await page.locator(`tr[data-topic="${topic}"]`).count(), 0);
+    await page.goto(`${fx.base}/#/group?${new URLSearchParams({ group })}`);
+    await page.click('#delete-group button[type=submit]');
+    await page.waitForSelector('#groups', { timeout: 10_000 });
+    assert.equal(await page.locator(`tr[data-group="${group}"]`).count(), 0);
+  } finally {
+    acceptDialogs = false;
+  }
+  const groups = (await (await fetch(`${fx.base}/api/groups`)).json()) as {
+    groups: Array<{ group: string }>;
+  };
+  assert.ok(!groups.groups.some((g) => g.group === group));
 });

@@ -196,17 +196,32 @@ async function topicView(params) {
     ),
     h('h3', {}, 'Messages'),
     h('p', {}, link(hashOf('messages', { topic: t.topic }), 'search the last hour')),
+    h('h3', {}, 'Delete'),
+    actionForm({ id: 'delete-topic' }, [], 'Delete topic', async () => {
+      if (!confirm(`Delete topic ${t.topic} from every broker and name server, with its messages?`))
+        return 'kept';
+      await post('/api/topic/delete', { topic: t.topic });
+      location.hash = '#/topics';
+      return 'deleted';
+    }),
   ];
 }
 
-async function groupsView() {
+async function groupsView(params) {
   const { groups, errors } = await get('/api/groups');
+  const showAll = params.get('all') === '1';
+  const shown = showAll ? groups : groups.filter((g) => g.kind === 'normal');
   return [
-    h('h2', {}, `Consumer groups (${groups.length})`),
+    h('h2', {}, `Consumer groups (${shown.length})`),
+    h(
+      'p',
+      {},
+      link(showAll ? '#/groups' : '#/groups?all=1', showAll ? 'hide system groups' : 'show system groups'),
+    ),
     errors.map((e) => h('p', { class: 'error' }, `${e.brokerName}: ${e.error}`)),
     table(
       ['Group', 'Lag', 'Consume TPS', 'Brokers'],
-      groups.map((g) =>
+      shown.map((g) =>
         h(
           'tr',
           { 'data-group': g.group },
@@ -232,7 +247,10 @@ async function groupView(params) {
         h(
           'select',
           { name: 'topic' },
-          [...new Set(g.queues.map((q) => q.topic))].map((t) => h('option', { value: t }, t)),
+          // The group's own topics first: its %RETRY% topic is rarely the one to reset.
+          [...new Set(g.queues.map((q) => q.topic))]
+            .sort((a, b) => Number(a.startsWith('%')) - Number(b.startsWith('%')) || a.localeCompare(b))
+            .map((t) => h('option', { value: t }, t)),
         ),
       ),
       field('Time (local)', h('input', { name: 'time', type: 'datetime-local', required: true })),
@@ -285,6 +303,14 @@ async function groupView(params) {
     ),
     h('h3', {}, 'Reset offset to a time'),
     reset,
+    h('h3', {}, 'Delete'),
+    actionForm({ id: 'delete-group' }, [], 'Delete group', async () => {
+      if (!confirm(`Delete consumer group ${g.group} and its offsets from every master broker?`))
+        return 'kept';
+      await post('/api/group/delete', { group: g.group });
+      location.hash = '#/groups';
+      return 'deleted';
+    }),
   ];
 }
 

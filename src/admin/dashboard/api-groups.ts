@@ -12,9 +12,12 @@ import type { ConsumeStats } from '../mq-admin-ext.js';
 import { type ApiContext, type BrokerAddress, mastersOf } from './api-context.js';
 import { errorText } from './api-errors.js';
 import { HttpError, type Params } from './http-json.js';
+import { isSystemGroup } from './system-names.js';
 
 export interface GroupSummary {
   group: string;
+  /** `system`: a built-in group (TOOLS_CONSUMER, SELF_TEST_C_GROUP, CID_ONS...), the page hides it by default. */
+  kind: 'normal' | 'system';
   brokers: string[];
   /** Messages not yet consumed, summed over its queues (null when no broker holds offsets of it). */
   lag: number | null;
@@ -28,7 +31,7 @@ export async function listGroups(ctx: ApiContext): Promise<unknown> {
   const entry = (group: string): GroupSummary => {
     let g = byGroup.get(group);
     if (g === undefined) {
-      g = { group, brokers: [], lag: null, consumeTps: 0 };
+      g = { group, kind: isSystemGroup(group) ? 'system' : 'normal', brokers: [], lag: null, consumeTps: 0 };
       byGroup.set(group, g);
     }
     return g;
@@ -180,6 +183,19 @@ export async function updateGroup(ctx: ApiContext, params: Params): Promise<unkn
       : { retryMaxTimes: params.optionalInt('retryMaxTimes') }),
   };
   for (const m of masters) await ctx.admin.createAndUpdateSubscriptionGroupConfig(m.addr, fields);
+  return { group, brokers: masters.map((m) => m.brokerName) };
+}
+
+/**
+ * Deletes the subscription group and its offsets on every master of `clusterName` (every cluster
+ * when none is given). Its retry and DLQ topics stay: they may hold messages someone still wants,
+ * and the topic page deletes them.
+ */
+export async function deleteGroup(ctx: ApiContext, params: Params): Promise<unknown> {
+  const group = params.string('group');
+  const masters = mastersOf(await ctx.admin.examineBrokerClusterInfo(), params.optionalString('clusterName'));
+  if (masters.length === 0) throw new HttpError(404, 'no broker to delete the group from');
+  for (const m of masters) await ctx.admin.deleteSubscriptionGroup(m.addr, group, true);
   return { group, brokers: masters.map((m) => m.brokerName) };
 }
 

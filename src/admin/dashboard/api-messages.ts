@@ -8,9 +8,13 @@
 import { PullStatus } from '../../client/consumer/pull/pull-result.js';
 import type { PullConsumer } from '../../client/consumer/pull-consumer/pull-consumer.js';
 import { MixAll } from '../../common/constants.js';
+import { RocketMQError } from '../../common/errors.js';
 import { hostToString } from '../../common/message/host.js';
 import type { MessageExt } from '../../common/message/message.js';
+import { decodeOffsetMsgId } from '../../common/message/message-id.js';
+import { ResponseCode } from '../../remoting/protocol/response-code.js';
 import type { ApiContext } from './api-context.js';
+import { errorText } from './api-errors.js';
 import { HttpError, type Params } from './http-json.js';
 import { messageTrackDetail } from './message-track.js';
 
@@ -87,14 +91,47 @@ export async function searchByKey(ctx: ApiContext, params: Params): Promise<unkn
   const key = params.string('key');
   const end = params.optionalInt('end') ?? Date.now();
   const begin = params.optionalInt('begin') ?? 0;
-  const result = await ctx.admin.queryMessage(topic, key, KEY_QUERY_MAX, begin, end);
-  return { topic, key, messages: result.messageList.map(messageSummary) };
+  const [result, info] = await Promise.all([
+    ctx.admin.queryMessage(topic, key, KEY_QUERY_MAX, begin, end),
+    ctx.admin.examineBrokerClusterInfo(),
+  ]);
+  // The index answers carry no broker name: the store host names the broker that holds the message.
+  const brokerByAddr = new Map<string, string>();
+  for (const [name, data] of info.brokerAddrTable)
+    for (const addr of data.brokerAddrs.values()) brokerByAddr.set(addr, name);
+  const messages = result.messageList.map((m) => {
+    const summary = messageSummary(m);
+    return {
+      ...summary,
+      brokerName: summary.brokerName ?? brokerByAddr.get(hostToString(m.storeHost)) ?? null,
+    };
+  });
+  return { topic, key, messages };
 }
 
+/** Hex of 16 bytes (a client msgId or an offset id of an IPv4 host) or 28 (of an IPv6 host). */
+const MESSAGE_ID = /^(?:[0-9A-Fa-f]{32}|[0-9A-Fa-f]{56})$/;
+
 export async function viewMessage(ctx: ApiContext, params: Params): Promise<unknown> {
-  const msgId = params.string('msgId');
+  const msgId = params.string('msgId').trim();
   const topic = params.optionalString('topic');
-  const m = await ctx.admin.viewMessage(msgId, topic === undefined ? {} : { topic });
+  if (!MESSAGE_ID.test(msgId)) {
+    throw new HttpError(400, `"${msgId.slice(0, 64)}" is no message id: 32 hex digits (56 for an IPv6 host)`);
+  }
+  if (topic === undefined || topic === '') {
+    try {
+      decodeOffsetMsgId(msgId);
+    } catch (error) {
+      throw new HttpError(400, `${errorText(error)}; a client msgId needs its topic`);
+    }
+  }
+  const m = await ctx.admin
+    .viewMessage(msgId, topic === undefined || topic === '' ? {} : { topic })
+    .catch((error: unknown) => {
+      if (error instanceof RocketMQError && error.responseCode === ResponseCode.NO_MESSAGE)
+        throw new HttpError(404, errorText(error));
+      throw error;
+    });
   const track = await messageTrackDetail(ctx.admin, m).catch((error: unknown) => [
     {
       consumerGroup: '',

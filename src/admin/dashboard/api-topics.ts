@@ -5,10 +5,10 @@
  */
 import { MixAll, PermName } from '../../common/constants.js';
 import type { TopicConfig } from '../../common/protocol/topic-config.js';
-import { isSystemTopic } from '../../common/validators.js';
 import { type ApiContext, mastersOf } from './api-context.js';
 import { errorText } from './api-errors.js';
 import { HttpError, type Params } from './http-json.js';
+import { clusterTopicNames, isDashboardSystemTopic, isSystemGroup } from './system-names.js';
 
 export type TopicKind = 'normal' | 'retry' | 'dlq' | 'system';
 
@@ -23,15 +23,17 @@ export interface TopicSummary {
   brokers: string[];
 }
 
-export function topicKind(topic: string): TopicKind {
+/** `clusterTopics`: the cluster and broker names, topics the brokers make for themselves. */
+export function topicKind(topic: string, clusterTopics: ReadonlySet<string> = new Set()): TopicKind {
   if (topic.startsWith(MixAll.RETRY_GROUP_TOPIC_PREFIX)) return 'retry';
   if (topic.startsWith(MixAll.DLQ_GROUP_TOPIC_PREFIX)) return 'dlq';
-  return isSystemTopic(topic) ? 'system' : 'normal';
+  return isDashboardSystemTopic(topic, clusterTopics) ? 'system' : 'normal';
 }
 
 export async function listTopics(ctx: ApiContext): Promise<unknown> {
   const info = await ctx.admin.examineBrokerClusterInfo();
   const masters = mastersOf(info);
+  const clusterTopics = clusterTopicNames(info);
   const byTopic = new Map<string, TopicSummary>();
   const errors: Array<{ brokerName: string; error: string }> = [];
   const configs = await Promise.all(
@@ -48,7 +50,7 @@ export async function listTopics(ctx: ApiContext): Promise<unknown> {
     for (const config of table.values()) {
       const t = byTopic.get(config.topicName) ?? {
         topic: config.topicName,
-        kind: topicKind(config.topicName),
+        kind: topicKind(config.topicName, clusterTopics),
         readQueueNums: 0,
         writeQueueNums: 0,
         perm: config.perm,
@@ -68,12 +70,13 @@ export async function listTopics(ctx: ApiContext): Promise<unknown> {
 export async function getTopic(ctx: ApiContext, params: Params): Promise<unknown> {
   const topic = params.string('topic');
   const route = await ctx.admin.examineTopicRouteInfo(topic);
-  const [stats, groups] = await Promise.all([
+  const [stats, groups, info] = await Promise.all([
     ctx.admin.examineTopicStats(topic).then(
       (s) => s.offsetTable,
       () => [],
     ),
     ctx.admin.queryTopicConsumeByWho(topic).catch(() => []),
+    ctx.admin.examineBrokerClusterInfo(),
   ]);
   const queues = stats
     .map(([mq, o]) => ({
@@ -86,7 +89,7 @@ export async function getTopic(ctx: ApiContext, params: Params): Promise<unknown
     .sort((a, b) => a.brokerName.localeCompare(b.brokerName) || a.queueId - b.queueId);
   return {
     topic,
-    kind: topicKind(topic),
+    kind: topicKind(topic, clusterTopicNames(info)),
     route: {
       queueDatas: route.queueDatas,
       brokerDatas: route.brokerDatas.map((b) => ({
@@ -96,7 +99,8 @@ export async function getTopic(ctx: ApiContext, params: Params): Promise<unknown
       })),
     },
     queues,
-    consumerGroups: [...groups].sort(),
+    // The admin tools' own pulls (this dashboard's message search) are no consumer of the topic.
+    consumerGroups: [...groups].filter((g) => !isSystemGroup(g)).sort(),
   };
 }
 

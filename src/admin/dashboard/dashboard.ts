@@ -11,7 +11,7 @@ import { createAdmin } from '../admin.js';
 import type { MQAdminExt } from '../mq-admin-ext.js';
 import { getCluster } from './api-cluster.js';
 import type { ApiContext } from './api-context.js';
-import { getGroup, getProducers, listGroups, resetOffset, updateGroup } from './api-groups.js';
+import { deleteGroup, getGroup, getProducers, listGroups, resetOffset, updateGroup } from './api-groups.js';
 import {
   type MessagesContext,
   searchByKey,
@@ -44,6 +44,7 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
   ['/api/groups', { method: 'GET', run: (ctx) => listGroups(ctx) }],
   ['/api/group', { method: 'GET', run: getGroup }],
   ['/api/group/update', { method: 'POST', run: updateGroup }],
+  ['/api/group/delete', { method: 'POST', run: deleteGroup }],
   ['/api/group/reset-offset', { method: 'POST', run: resetOffset }],
   ['/api/producers', { method: 'GET', run: getProducers }],
   ['/api/messages/by-topic', { method: 'GET', run: searchByTopic }],

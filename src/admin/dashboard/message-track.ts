@@ -12,6 +12,7 @@ import type { ClusterInfo } from '../../common/protocol/route.js';
 import { ResponseCode } from '../../remoting/protocol/response-code.js';
 import type { MQAdminExt } from '../mq-admin-ext.js';
 import { errorText } from './api-errors.js';
+import { isSystemGroup } from './system-names.js';
 
 /** Upstream TrackType. */
 export type TrackType =
@@ -59,33 +60,36 @@ export async function messageTrackDetail(admin: MQAdminExt, msg: MessageExt): Pr
   const groups = await admin.queryTopicConsumeByWho(msg.topic);
   const cluster = await admin.examineBrokerClusterInfo();
   return Promise.all(
-    [...groups].sort().map(async (group): Promise<MessageTrack> => {
-      let connection: Awaited<ReturnType<MQAdminExt['examineConsumerConnectionInfo']>>;
-      try {
-        connection = await admin.examineConsumerConnectionInfo(group);
-      } catch (error) {
-        return failure(group, error);
-      }
-      if (connection.consumeType === ConsumeType.CONSUME_ACTIVELY)
-        return { consumerGroup: group, trackType: 'PULL', exceptionDesc: null };
-      if (connection.consumeType !== ConsumeType.CONSUME_PASSIVELY)
-        return { consumerGroup: group, trackType: 'UNKNOWN', exceptionDesc: null };
-      let done: boolean;
-      try {
-        done = await consumed(admin, msg, group, cluster);
-      } catch (error) {
-        return failure(group, error);
-      }
-      if (!done) return { consumerGroup: group, trackType: 'NOT_CONSUME_YET', exceptionDesc: null };
-      const sub = connection.subscriptionTable.get(msg.topic);
-      const tags = sub?.tagsSet ?? [];
-      const filtered =
-        sub !== undefined && tags.length > 0 && !tags.includes('*') && !tags.includes(msg.tags ?? '');
-      return {
-        consumerGroup: group,
-        trackType: filtered ? 'CONSUMED_BUT_FILTERED' : 'CONSUMED',
-        exceptionDesc: null,
-      };
-    }),
+    [...groups]
+      .filter((g) => !isSystemGroup(g))
+      .sort()
+      .map(async (group): Promise<MessageTrack> => {
+        let connection: Awaited<ReturnType<MQAdminExt['examineConsumerConnectionInfo']>>;
+        try {
+          connection = await admin.examineConsumerConnectionInfo(group);
+        } catch (error) {
+          return failure(group, error);
+        }
+        if (connection.consumeType === ConsumeType.CONSUME_ACTIVELY)
+          return { consumerGroup: group, trackType: 'PULL', exceptionDesc: null };
+        if (connection.consumeType !== ConsumeType.CONSUME_PASSIVELY)
+          return { consumerGroup: group, trackType: 'UNKNOWN', exceptionDesc: null };
+        let done: boolean;
+        try {
+          done = await consumed(admin, msg, group, cluster);
+        } catch (error) {
+          return failure(group, error);
+        }
+        if (!done) return { consumerGroup: group, trackType: 'NOT_CONSUME_YET', exceptionDesc: null };
+        const sub = connection.subscriptionTable.get(msg.topic);
+        const tags = sub?.tagsSet ?? [];
+        const filtered =
+          sub !== undefined && tags.length > 0 && !tags.includes('*') && !tags.includes(msg.tags ?? '');
+        return {
+          consumerGroup: group,
+          trackType: filtered ? 'CONSUMED_BUT_FILTERED' : 'CONSUMED',
+          exceptionDesc: null,
+        };
+      }),
   );
 }

@@ -208,6 +208,56 @@ describe('consumer groups and messages', () => {
     );
   });
 
+  test("system topics and groups are marked; the dashboard's own TOOLS_CONSUMER consumes nothing; key results name the broker", async () => {
+    const topics = await api<{ topics: TopicRow[] }>(fx.base, '/api/topics');
+    const kinds = new Map(topics.body.topics.map((t) => [t.topic, t.kind]));
+    for (const name of [
+      'DefaultCluster',
+      'broker-a',
+      'DefaultCluster_REPLY_TOPIC',
+      'SCHEDULE_TOPIC_XXXX',
+      'TBW102',
+    ])
+      assert.equal(kinds.get(name), 'system', name);
+    assert.equal(kinds.get(topic), 'normal');
+    const groups = await api<{ groups: Array<{ group: string; kind: string }> }>(fx.base, '/api/groups');
+    const groupKinds = new Map(groups.body.groups.map((g) => [g.group, g.kind]));
+    for (const name of ['SELF_TEST_C_GROUP', 'TOOLS_CONSUMER', 'CID_ONSAPI_OWNER'])
+      assert.equal(groupKinds.get(name), 'system', name);
+    assert.equal(groupKinds.get(group), 'normal');
+
+    // A search by topic pulls with TOOLS_CONSUMER; it is no consumer of the topic for all that.
+    await api(fx.base, `/api/messages/by-topic?topic=${encodeURIComponent(topic)}`);
+    const detail = await api<{ consumerGroups: string[] }>(
+      fx.base,
+      `/api/topic?topic=${encodeURIComponent(topic)}`,
+    );
+    assert.ok(detail.body.consumerGroups.includes(group));
+    assert.ok(!detail.body.consumerGroups.includes('TOOLS_CONSUMER'), detail.body.consumerGroups.join());
+    const byKey = await api<{ messages: Array<MessageRow & { brokerName: string | null }> }>(
+      fx.base,
+      `/api/messages/by-key?topic=${encodeURIComponent(topic)}&key=key-1`,
+    );
+    assert.equal(byKey.body.messages[0]?.brokerName, 'broker-a');
+    const view = await api<{ track: Array<{ consumerGroup: string }> }>(
+      fx.base,
+      `/api/message?msgId=${encodeURIComponent(byKey.body.messages[0]?.msgId ?? '')}&topic=${encodeURIComponent(topic)}`,
+    );
+    const tracked = view.body.track.map((t) => t.consumerGroup);
+    assert.ok(tracked.includes(group) && !tracked.includes('TOOLS_CONSUMER'), tracked.join());
+  });
+
+  test('a message id that is none is 400 with what is wrong; an id of no message is 404', async () => {
+    for (const bad of ['not-an-id', 'ABCDEF', '7F0000010000']) {
+      const r = await api(fx.base, `/api/message?msgId=${bad}`);
+      assert.equal(r.status, 400, bad);
+      assert.match(r.body.error ?? '', /message id/);
+    }
+    // 127.0.0.1, port 1, offset 0: well-formed, no broker there.
+    const none = await api(fx.base, `/api/message?msgId=${'7F000001'}${'00000001'}${'0'.repeat(16)}`);
+    assert.notEqual(none.status, 400);
+  });
+
   test('the producers of a group, with their client versions', async () => {
     const r = await api<{ producers: Array<{ clientId: string; version: string }> }>(
       fx.base,
