@@ -38,11 +38,12 @@ for (const scenario of [brokerKill, brokerPause, namesrvKill, consumerChurn]) {
       assert.ok(v.acknowledged > 0 && v.cycles > 0, `${v.scenario} [${v.mode}] ran`);
       assert.equal(v.lostMessageCount, 0);
       assert.equal(v.orderInversions, 0);
-      // Ours heartbeats a broker as soon as it reconnects (under 1 s measured); the Java client waits
-      // for its next heartbeat, up to 30 s. Loose for a loaded CI machine, far under the 30 s.
+      // Ours heartbeats a broker as soon as it reconnects (under 1 s in most cycles, 4.9 s seen once on
+      // a loaded machine); the Java client waits for its next heartbeat, up to 30 s. The bound is loose
+      // for CI and still a third of that interval, so a client without the reconnect heartbeat fails.
       if (scenario === brokerKill && v.mode.endsWith('ours')) {
         const recovery = Number(v.figures.consumeRecoveryMs);
-        assert.ok(recovery <= 5000, `${v.mode}: first delivery ${recovery} ms after a restart`);
+        assert.ok(recovery <= 10_000, `${v.mode}: first delivery ${recovery} ms after a restart`);
       }
     }
   });
