@@ -236,6 +236,22 @@ describe('per-connection limits of RemotingServer', () => {
   });
 });
 
+describe('a client reading large answers', () => {
+  test('is never throttled or cut: 64 pipelined 4 MiB answers all arrive', LIMIT, async () => {
+    const { server, address } = await startServer({});
+    const body = Buffer.alloc(4 * 1024 * 1024, 3);
+    server.registerProcessor(103, { processRequest: (_ctx, req) => createResponse(req, 0, { body }) });
+    const client = new RemotingClient({}, { logger: createLogger('c', { level: 'silent' }) });
+    cleanups.push(() => client.close());
+    const answers = await Promise.all(
+      Array.from({ length: 64 }, () => client.invoke(address, createRequest(103), { timeoutMs: 15_000 })),
+    );
+    assert.ok(answers.every((a) => a.code === 0 && a.body?.length === body.length));
+    const [connection] = [...server.connections];
+    assert.equal(connection?.isOpen, true);
+  });
+});
+
 describe('header limits of RemotingServer', () => {
   const limits = { serverHeaderMaxSize: 4096, serverHeaderMaxExtFields: 16 };
 
