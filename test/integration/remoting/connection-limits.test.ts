@@ -163,6 +163,35 @@ describe('per-connection limits of RemotingServer', () => {
     assert.equal((await answers).length, 20);
   });
 
+  test('requests parked by their processor (long polling) leave the count in flight', LIMIT, async () => {
+    const { server, port } = await startServer({ serverMaxRequestsInFlight: 4 });
+    const PARK = 105;
+    const parked: Array<() => void> = [];
+    let onParked: (() => void) | undefined;
+    server.registerProcessor(PARK, {
+      processRequest: (ctx, req) =>
+        new Promise<RemotingCommand>((resolve) => {
+          parked.push(() => resolve(createResponse(req, 0)));
+          ctx.park?.(req);
+          onParked?.();
+        }),
+    });
+    const serverSide = nextConnection(server);
+    const socket = await rawSocket(port);
+    const answers = readResponses(socket, 20);
+    socket.write(frames(PARK, 20));
+    await new Promise<void>((resolve) => {
+      onParked = () => {
+        if (parked.length === 20) resolve();
+      };
+    });
+    const connection = await serverSide;
+    assert.equal(connection.requestsInFlight, 0);
+    assert.equal(connection.readPaused, false);
+    for (const answer of parked) answer();
+    assert.equal((await answers).length, 20);
+  });
+
   test('a write buffer past serverWriteBufferHardLimit closes that connection only', LIMIT, async () => {
     const { server, port, address, heldCount, release, records } = await startServer({
       maxFrameSize: 1024 * 1024,
