@@ -410,6 +410,7 @@ export async function processPullRequest(
           );
           broker.pullRequestHoldService.suspendPullRequest(h.topic, h.queueId, pullRequest);
         });
+        ctx.park?.(request);
       }
       break;
     case ResponseCode.PULL_OFFSET_MOVED:

@@ -47,6 +47,11 @@ export interface ProcessorContext {
   /** A request to the peer over this same connection (e.g. broker to client). */
   invoke(request: RemotingCommand, options?: InvokeOptions): Promise<RemotingCommand>;
   invokeOneway(request: RemotingCommand): Promise<void>;
+  /**
+   * The processor holds `request` to answer it later (long polling): it no longer counts among the
+   * connection's requests in flight, so held pulls never stop a connection's reading.
+   */
+  park?(request: RemotingCommand): void;
 }
 
 /**
@@ -125,8 +130,8 @@ export class Connection extends EventEmitter<ConnectionEvents> implements Proces
   private lastActivity = Date.now();
   private idleTimer: NodeJS.Timeout | undefined;
   private readonly limitLog: LogRateLimiter | undefined;
-  /** Requests handed to the handler and not yet done with. */
-  private inFlight = 0;
+  /** Requests handed to the handler and not yet done with (nor parked). */
+  private readonly inFlight = new Set<RemotingCommand>();
   /** A flush marker is queued; its callback re-checks whether reading may resume. */
   private markerPending = false;
   private deadlineTimer: NodeJS.Timeout | undefined;
@@ -196,7 +201,11 @@ export class Connection extends EventEmitter<ConnectionEvents> implements Proces
 
   /** The peer's requests being processed. */
   get requestsInFlight(): number {
-    return this.inFlight;
+    return this.inFlight.size;
+  }
+
+  park(request: RemotingCommand): void {
+    this.requestDone(request);
   }
 
   /**
@@ -384,7 +393,7 @@ export class Connection extends EventEmitter<ConnectionEvents> implements Proces
   private keepReading(): boolean {
     if (this.reason !== undefined || this.paused) return false;
     if (
-      this.inFlight < this.settings.maxRequestsInFlight &&
+      this.inFlight.size < this.settings.maxRequestsInFlight &&
       this.stream.writableLength <= this.settings.writeBufferHighWaterMark
     ) {
       return true;
@@ -399,7 +408,7 @@ export class Connection extends EventEmitter<ConnectionEvents> implements Proces
     this.logger.debug('reading paused', {
       remoteAddress: this.remoteAddress,
       writableLength: this.stream.writableLength,
-      requestsInFlight: this.inFlight,
+      requestsInFlight: this.inFlight.size,
     });
     if (this.stream.writableLength > this.settings.writeBufferLowWaterMark) this.awaitFlush();
     this.emit('readPaused');
@@ -417,15 +426,14 @@ export class Connection extends EventEmitter<ConnectionEvents> implements Proces
     if (!error) this.tryResume();
   };
 
-  private readonly onRequestDone = (): void => {
-    this.inFlight--;
-    if (this.paused) this.tryResume();
-  };
+  private requestDone(request: RemotingCommand): void {
+    if (this.inFlight.delete(request) && this.paused) this.tryResume();
+  }
 
   /** Resumes reading once requests in flight and the write buffer are both under their marks. */
   private tryResume(): void {
     if (!this.paused || this.reason !== undefined) return;
-    if (this.inFlight >= this.settings.maxRequestsInFlight) return;
+    if (this.inFlight.size >= this.settings.maxRequestsInFlight) return;
     if (this.stream.writableLength > this.settings.writeBufferLowWaterMark) {
       // More was queued behind the marker while we waited; wait for that too.
       this.awaitFlush();
@@ -528,12 +536,16 @@ export class Connection extends EventEmitter<ConnectionEvents> implements Proces
       return this.keepReading();
     }
     try {
+      // Counted before the handler runs, so that a processor may park it (see park()) at once.
+      this.inFlight.add(command);
       const done = this.handler.handleRequest(this, command);
-      if (done !== undefined) {
-        this.inFlight++;
-        done.then(this.onRequestDone, this.onRequestDone);
+      if (done === undefined) this.inFlight.delete(command);
+      else {
+        const finished = () => this.requestDone(command);
+        done.then(finished, finished);
       }
     } catch (error) {
+      this.inFlight.delete(command);
       this.logger.error('request handler threw', {
         remoteAddress: this.remoteAddress,
         error: describe(error),

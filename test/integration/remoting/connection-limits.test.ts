@@ -163,6 +163,35 @@ describe('per-connection limits of RemotingServer', () => {
     assert.equal((await answers).length, 20);
   });
 
+  test('requests parked by their processor (long polling) leave the count in flight', LIMIT, async () => {
+    const { server, port } = await startServer({ serverMaxRequestsInFlight: 4 });
+    const PARK = 105;
+    const parked: Array<() => void> = [];
+    let onParked: (() => void) | undefined;
+    server.registerProcessor(PARK, {
+      processRequest: (ctx, req) =>
+        new Promise<RemotingCommand>((resolve) => {
+          parked.push(() => resolve(createResponse(req, 0)));
+          ctx.park?.(req);
+          onParked?.();
+        }),
+    });
+    const serverSide = nextConnection(server);
+    const socket = await rawSocket(port);
+    const answers = readResponses(socket, 20);
+    socket.write(frames(PARK, 20));
+    await new Promise<void>((resolve) => {
+      onParked = () => {
+        if (parked.length === 20) resolve();
+      };
+    });
+    const connection = await serverSide;
+    assert.equal(connection.requestsInFlight, 0);
+    assert.equal(connection.readPaused, false);
+    for (const answer of parked) answer();
+    assert.equal((await answers).length, 20);
+  });
+
   test('a write buffer past serverWriteBufferHardLimit closes that connection only', LIMIT, async () => {
     const { server, port, address, heldCount, release, records } = await startServer({
       maxFrameSize: 1024 * 1024,
@@ -233,6 +262,22 @@ describe('per-connection limits of RemotingServer', () => {
     await new Promise((resolve) => setImmediate(resolve));
     socket.write(frame.subarray(10));
     assert.equal((await answer).length, 2);
+  });
+});
+
+describe('a client reading large answers', () => {
+  test('is never throttled or cut: 64 pipelined 4 MiB answers all arrive', LIMIT, async () => {
+    const { server, address } = await startServer({});
+    const body = Buffer.alloc(4 * 1024 * 1024, 3);
+    server.registerProcessor(103, { processRequest: (_ctx, req) => createResponse(req, 0, { body }) });
+    const client = new RemotingClient({}, { logger: createLogger('c', { level: 'silent' }) });
+    cleanups.push(() => client.close());
+    const answers = await Promise.all(
+      Array.from({ length: 64 }, () => client.invoke(address, createRequest(103), { timeoutMs: 15_000 })),
+    );
+    assert.ok(answers.every((a) => a.code === 0 && a.body?.length === body.length));
+    const [connection] = [...server.connections];
+    assert.equal(connection?.isOpen, true);
   });
 });
 
