@@ -83,6 +83,11 @@ export interface ConnectionOptions {
   remoteAddress?: string | undefined;
   /** Rate limit of the lines a limit reached logs, shared by a server's connections. */
   limitLog?: LogRateLimiter | undefined;
+  /**
+   * Whether the idle check may keep the process alive. A client's connections pass false: an idle
+   * client must let a process that forgot to shut it down exit (its socket is unref'd too).
+   */
+  idleCheckHoldsProcess?: boolean | undefined;
 }
 
 export interface ConnectionEvents {
@@ -122,6 +127,7 @@ export class Connection extends EventEmitter<ConnectionEvents> implements Proces
   private readonly splitter: FrameSplitter;
   private readonly pending: PendingRequests;
   private readonly idleMs: number;
+  private readonly idleCheckHoldsProcess: boolean;
   private corked = false;
   private paused = false;
   private reason: string | undefined;
@@ -146,6 +152,7 @@ export class Connection extends EventEmitter<ConnectionEvents> implements Proces
     this.handler = options.handler;
     this.logger = options.logger;
     this.limitLog = options.limitLog;
+    this.idleCheckHoldsProcess = options.idleCheckHoldsProcess ?? true;
     const socket = stream instanceof Socket ? stream : undefined;
     this.remoteAddress =
       options.remoteAddress ??
@@ -347,8 +354,8 @@ export class Connection extends EventEmitter<ConnectionEvents> implements Proces
   }
 
   private scheduleIdleCheck(delayMs: number): void {
-    // Closing an idle connection is no reason to keep the process alive.
-    this.idleTimer = setTimeout(checkIdle, Math.max(1, delayMs), this).unref();
+    this.idleTimer = setTimeout(checkIdle, Math.max(1, delayMs), this);
+    if (!this.idleCheckHoldsProcess) this.idleTimer.unref();
   }
 
   /**

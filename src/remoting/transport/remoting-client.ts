@@ -275,6 +275,7 @@ export class RemotingClient extends EventEmitter<RemotingClientEvents> {
       settings: this.connectionSettings,
       handler: this.dispatcher,
       logger: this.logger,
+      idleCheckHoldsProcess: false,
     });
     this.connections.set(address, connection);
     connection.once('close', (reason) => {

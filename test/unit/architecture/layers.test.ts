@@ -226,6 +226,7 @@ test('the layer checker itself catches a forbidden edge', () => {
   assert.deepEqual(importsOf(join(srcRoot, 'remoting', 'protocol', 'frame.ts')).sort(), [
     '../../common/errors.js',
     './command.js',
+    './header-limits.js',
     './json-header.js',
     './rocketmq-header.js',
   ]);
