@@ -64,7 +64,11 @@ test('every path the Layout table names exists', () => {
     for (const cell of row) {
       for (const path of ticked(cell)) {
         // Paths only: `a/b` names, not package specifiers, URLs or placeholders.
-        if (!/^[a-z][\w.-]*(\/[\w.-]+)*\/?$/.test(path) || !path.includes('/') || path.startsWith('rocketmq-ts')) {
+        if (
+          !/^[a-z][\w.-]*(\/[\w.-]+)*\/?$/.test(path) ||
+          !path.includes('/') ||
+          path.startsWith('rocketmq-ts')
+        ) {
           continue;
         }
         const inRepo = existsSync(join(repoRoot, path));
