@@ -4,7 +4,7 @@
 // dependencies and runs `prepare`, which builds), from a tarball `npm pack` made of an unbuilt clone
 // (`prepack` builds), and from the path of a built clone. In each app the four entry points import,
 // and in the tarball's app `npx rmq start` prints its banner and stops on SIGINT. Last, an install
-// without a build: `rmq` says in one line how to build it. It tests the repository's HEAD commit
+// without a build: `rmq` and an import of an entry point say in one line how to build it. It tests the repository's HEAD commit
 // (what a user would clone), so commit first. It takes minutes: npm builds the package twice.
 //
 //   node scripts/test-install.mjs [--keep]   (--keep leaves the temp directory for a look)
@@ -192,7 +192,7 @@ try {
     assertEntryPoints(app);
   });
 
-  await step('an install without a build: rmq says in one line how to build it', () => {
+  await step('an install without a build: rmq and an import say in one line how to build it', () => {
     const pkg = join(tmp, 'unbuilt', 'node_modules', 'rocketmq-ts');
     mkdirSync(pkg, { recursive: true });
     for (const f of readdirSync(clone)) {
@@ -211,6 +211,21 @@ try {
     const lines = stderr.trim().split('\n');
     if (lines.length !== 1 || !lines[0].includes('npm run build')) {
       throw new Error(`expected one line naming npm run build, got:\n${stderr}`);
+    }
+    try {
+      sh(
+        process.execPath,
+        ['--input-type=module', '-e', "await import('rocketmq-ts/client')"],
+        join(tmp, 'unbuilt'),
+      );
+      throw new Error('rocketmq-ts/client imported without a build');
+    } catch (err) {
+      const out = String(err.stderr ?? '').trim();
+      if (err.status !== 1 || out.split('\n').length !== 1 || !out.includes('npm run build')) {
+        throw new Error(
+          `import without a build: expected one line naming npm run build, got:\n${out || err}`,
+        );
+      }
     }
   });
 } finally {
