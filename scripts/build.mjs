@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The build (`npm run build`, and npm's `prepare` and `prepack`): a clean tsc of src, test and
-// scripts into build/, then the CLI bundle (scripts/bundle-cli.mjs). It does nothing when the build
+// scripts into build/, then the CLI bundle (scripts/bundle-cli.mjs) and the entry files
+// (scripts/entries.mjs). It does nothing when the build
 // is newer than every input, because npm runs it more than once in one command: `npm test` runs
 // `npm ci` (whose `prepare` builds) and then builds again; installing from git runs `prepare` and
 // then packs (`prepack`). Newer means by modification time of every file and directory under the
@@ -64,6 +65,7 @@ try {
 rmSync(buildDir, { recursive: true, force: true });
 run([tsc, '-p', 'tsconfig.json']);
 run([join(root, 'scripts', 'bundle-cli.mjs'), buildDir]);
+run([join(root, 'scripts', 'entries.mjs')]);
 if (!existsSync(join(buildDir, 'src', 'index.js'))) {
   process.stderr.write('build: tsc wrote no build/src/index.js\n');
   process.exit(1);

@@ -5,7 +5,7 @@
  * How blocks are found and marked: test/helpers/doc-snippets.ts.
  */
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import { createLogger } from '../../../src/common/logger.js';
 import { type Embedded, startEmbedded } from '../../../src/embedded/embedded.js';
 import { type DocSnippet, docFiles, extractSnippets } from '../../helpers/doc-snippets.js';
 import { repoRoot } from '../../helpers/import-probe.js';
+import { runScript } from '../../helpers/run-script.js';
 
 const RUN_DEADLINE_MS = 60_000;
 /** The name server address the docs show; a runnable block gets the embedded one instead. */
@@ -24,33 +25,6 @@ const DOCS_NAMESRV = '127.0.0.1:9876';
 const snippets: DocSnippet[] = docFiles(repoRoot).flatMap((f) => extractSnippets(repoRoot, f));
 const fileOf = (s: DocSnippet): string => `${s.name}${s.javascript ? '.mjs' : '.ts'}`;
 const outputOf = (s: DocSnippet): string => `${s.name}${s.javascript ? '.mjs' : '.js'}`;
-
-function run(
-  file: string,
-  cwd: string,
-  namesrvAddr: string,
-): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [file], {
-      cwd,
-      env: { ...process.env, NAMESRV_ADDR: namesrvAddr, RMQ_LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => {
-      output += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      output += d.toString();
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_DEADLINE_MS);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
-}
 
 describe('docs snippets', () => {
   // Inside the repository, so `import 'rocketmq-ts'` resolves through package.json's exports as a
@@ -124,7 +98,7 @@ describe('docs snippets', () => {
         const file = join(dir, 'out', outputOf(s));
         const code = readFileSync(file, 'utf8');
         writeFileSync(file, code.replaceAll(DOCS_NAMESRV, mq.namesrvAddr));
-        const r = await run(file, dir, mq.namesrvAddr);
+        const r = await runScript(file, dir, mq.namesrvAddr, RUN_DEADLINE_MS);
         assert.equal(r.code, 0, `${s.where} exited with ${r.code}:\n${r.output}`);
       });
     }

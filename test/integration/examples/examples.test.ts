@@ -3,7 +3,6 @@
  * by its name) against a real name server and broker, and must exit 0 by itself.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -12,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { DEV_PROFILE } from '../../../src/cli/dev-profile.js';
 import { createLogger } from '../../../src/common/logger.js';
 import { type Standalone, startStandalone } from '../../../src/embedded/standalone.js';
+import { runScript } from '../../helpers/run-script.js';
 
 function repoRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -28,29 +28,6 @@ const examples = readdirSync(join(root, 'examples'))
   .filter((f) => f.endsWith('.mjs'))
   .sort();
 const EXAMPLE_DEADLINE_MS = 60_000;
-
-function run(file: string, namesrvAddr: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join('examples', file)], {
-      cwd: root,
-      env: { ...process.env, NAMESRV_ADDR: namesrvAddr, RMQ_LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => {
-      output += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      output += d.toString();
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), EXAMPLE_DEADLINE_MS);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
-}
 
 describe('examples/', () => {
   let pair: Standalone;
@@ -79,7 +56,12 @@ describe('examples/', () => {
 
   for (const file of examples) {
     test(`node examples/${file} exits 0 by itself`, { timeout: EXAMPLE_DEADLINE_MS + 10_000 }, async () => {
-      const { code, output } = await run(file, pair.namesrvAddr);
+      const { code, output } = await runScript(
+        join('examples', file),
+        root,
+        pair.namesrvAddr,
+        EXAMPLE_DEADLINE_MS,
+      );
       assert.equal(code, 0, `examples/${file} exited ${String(code)}:\n${output}`);
     });
   }

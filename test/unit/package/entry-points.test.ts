@@ -4,9 +4,12 @@
  * the three others; nothing deeper is importable. Prints each entry's import time.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { promisify } from 'node:util';
 import { ENTRY_POINTS, modulesUnder, probeImport, repoRoot } from '../../helpers/import-probe.js';
 
 const SERVER_FOLDERS = ['broker', 'store', 'namesrv', 'embedded'];
@@ -54,10 +57,46 @@ test('package.json exports exactly the four entries, each with its types, and bl
   for (const k of entries) {
     const target = pkg.exports[k];
     assert.ok(typeof target === 'object', k);
-    assert.match(target.types, /\.d\.ts$/, k);
-    assert.equal(target.types.replace(/\.d\.ts$/, '.js'), target.default, k);
+    assert.match(target.types, /^\.\/build\/src\/.*\.d\.ts$/, k);
+    assert.match(target.default, /^\.\/entry\/\w+\.js$/, k);
   }
   await assert.rejects(import('rocketmq-ts/build/src/broker/index.js' as string), {
     code: 'ERR_PACKAGE_PATH_NOT_EXPORTED',
   });
+});
+
+test('entry/*.js re-export exactly what the build exports (scripts/entries.mjs --check)', async () => {
+  const check = promisify(execFile)(process.execPath, [join(repoRoot, 'scripts', 'entries.mjs'), '--check']);
+  await check.catch((err: { stderr?: string }) => {
+    assert.fail(`${err.stderr ?? err}\nrun node scripts/entries.mjs (npm run build does) and commit entry/`);
+  });
+});
+
+test('importing an entry of a package without its build fails in one line saying how to build it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rmq-unbuilt-'));
+  try {
+    const pkg = join(dir, 'node_modules', 'rocketmq-ts');
+    mkdirSync(pkg, { recursive: true });
+    cpSync(join(repoRoot, 'package.json'), join(pkg, 'package.json'));
+    cpSync(join(repoRoot, 'entry'), join(pkg, 'entry'), { recursive: true });
+    for (const entry of ENTRY_POINTS) {
+      const run = promisify(execFile)(
+        process.execPath,
+        ['--input-type=module', '-e', `await import('${entry}');`],
+        {
+          cwd: dir,
+        },
+      );
+      const err = await run.then(
+        () => assert.fail(`${entry} imported without a build`),
+        (e: { code?: number; stderr?: string }) => e,
+      );
+      assert.equal(err.code, 1, entry);
+      const lines = (err.stderr ?? '').trim().split('\n');
+      assert.equal(lines.length, 1, `${entry}: ${err.stderr}`);
+      assert.match(lines[0] ?? '', /rocketmq-ts is not built: run `npm install && npm run build` in /);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

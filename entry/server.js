@@ -1,0 +1,7 @@
+// Written by scripts/entries.mjs from build/src/server.js: do not edit.
+import { load } from './load.js';
+
+export const {
+  BrokerController, NamesrvController, createBroker, createNamesrv, loadBrokerConfig,
+  startEmbedded, startStandalone,
+} = await load('server.js');
