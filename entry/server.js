@@ -2,6 +2,7 @@
 import { load } from './load.js';
 
 export const {
-  BrokerController, NamesrvController, createBroker, createNamesrv, loadBrokerConfig,
-  startEmbedded, startStandalone,
+  BrokerController, FilterCompileError, FilterEvaluationError, HttpPortInUseError,
+  NamesrvController, SegmentFileError, SqlParseError, StoreCorruptionError, StoreIOError,
+  createBroker, createNamesrv, loadBrokerConfig, startEmbedded, startStandalone,
 } = await load('server.js');
