@@ -397,3 +397,14 @@ export async function startOfficial(
     throw error;
   }
 }
+
+/** VmRSS of a process in MiB (/proc); -1 when it is gone or unreadable. */
+export function rssMiB(pid: number | undefined): number {
+  if (pid === undefined) return -1;
+  try {
+    const kib = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? -1);
+    return kib < 0 ? -1 : kib / 1024;
+  } catch {
+    return -1;
+  }
+}

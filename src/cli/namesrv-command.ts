@@ -19,8 +19,9 @@ export const NAMESRV_USAGE = `Usage: rmq namesrv [options]
 
 Options:
   -c, --config <file>     namesrv.conf (Java properties: listenPort, kvConfigPath, orderMessageEnable, productEnvName,
-                          aclEnable, rocketmqHome, aclPlainFile, aclFileWatchInterval, and
-                          upstream's tls.* system properties)
+                          aclEnable, rocketmqHome, aclPlainFile, aclFileWatchInterval,
+                          rejectLiveBrokerTakeover, kvConfigMaxEntrySize, kvConfigMaxTotalSize,
+                          and upstream's tls.* system properties)
   -p, --port <port>       listen port [9876]
       --host <address>    listen address [all interfaces]
       --kv-config <path>  KV config file [~/namesrv/kvConfig.json]
@@ -35,6 +36,9 @@ const KNOWN_KEYS = new Set([
   'rocketmqHome',
   'aclPlainFile',
   'aclFileWatchInterval',
+  'rejectLiveBrokerTakeover',
+  'kvConfigMaxEntrySize',
+  'kvConfigMaxTotalSize',
 ]);
 
 function parsePort(text: string, what: string): number {
@@ -66,6 +70,9 @@ export async function startNamesrvFromArgs(argv: readonly string[], io: CliIO): 
     rocketmqHome?: string;
     aclPlainFile?: string;
     aclFileWatchInterval?: number;
+    rejectLiveBrokerTakeover?: boolean;
+    kvConfigMaxEntrySize?: number;
+    kvConfigMaxTotalSize?: number;
   } = {};
   let tls: Partial<TlsSystemConfig> = {};
   if (values.config !== undefined) {
@@ -83,6 +90,10 @@ export async function startNamesrvFromArgs(argv: readonly string[], io: CliIO): 
       else if (key === 'rocketmqHome') settings.rocketmqHome = value;
       else if (key === 'aclPlainFile') settings.aclPlainFile = value;
       else if (key === 'aclFileWatchInterval') settings.aclFileWatchInterval = Number(value);
+      else if (key === 'rejectLiveBrokerTakeover')
+        settings.rejectLiveBrokerTakeover = value.toLowerCase() === 'true';
+      else if (key === 'kvConfigMaxEntrySize') settings.kvConfigMaxEntrySize = Number(value);
+      else if (key === 'kvConfigMaxTotalSize') settings.kvConfigMaxTotalSize = Number(value);
       if (!KNOWN_KEYS.has(key) && !isTlsPropertyKey(key))
         logger.warn('unknown key in namesrv config ignored', { file: values.config, key });
     }
