@@ -12,7 +12,8 @@
 import { type Clock, systemClock, type TimerHandle } from '../common/clock.js';
 import { PermName } from '../common/constants.js';
 import { RocketMQError } from '../common/errors.js';
-import { createLogger, type Logger } from '../common/logger.js';
+import { adoptLogger, type Logger } from '../common/logger.js';
+import type { RocketMQLogger } from '../common/logger-interface.js';
 import type { DataVersion } from '../common/protocol/data-version.js';
 import type { TopicConfigSerializeWrapper } from '../common/protocol/register-broker-body.js';
 import { createTopicConfig, type TopicConfig } from '../common/protocol/topic-config.js';
@@ -94,7 +95,8 @@ export interface CreateBrokerOptions {
   /** Where machine-dependent defaults come from (tests fix them). */
   env?: BrokerConfigEnvironment;
   clock?: Clock;
-  logger?: Logger;
+  /** Any pino-style logger; by default JSON lines on stderr at `RMQ_LOG_LEVEL`. */
+  logger?: Logger | RocketMQLogger;
   /** Defaults to a DefaultMessageStore over storePathRootDir, owned (loaded, started, shut down) by the broker. */
   messageStore?: BrokerMessageStore;
   /** More handlers (send, pull...), registered after the built-in ones (a code here replaces one). */
@@ -184,7 +186,7 @@ export class BrokerController implements BrokerContext {
     this.config = brokerConfig(options.config, options.env);
     this.storeConfig = toMessageStoreConfig(this.config);
     this.clock = options.clock ?? systemClock;
-    this.logger = options.logger ?? createLogger('broker');
+    this.logger = adoptLogger(options.logger, 'broker');
     this.configuration = new BrokerConfiguration(this.config, this.clock, options.extraProperties);
     if (options.messageStore === undefined) {
       this.ownStore = new DefaultMessageStore(this.storeConfig, {

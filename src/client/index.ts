@@ -2,6 +2,7 @@
 
 // Errors a client call can reject with, each with a stable `code` (docs/errors.md).
 export { ErrorCode, RemotingCommandError, RocketMQError, ValidationError } from '../common/errors.js';
+export type { LogMethod, RocketMQLogger } from '../common/logger-interface.js';
 export { ConsumeFromWhere, MessageModel } from '../common/protocol/heartbeat-data.js';
 export { AclClientRPCHook, type SessionCredentials } from '../remoting/transport/acl-client-rpc-hook.js';
 export {

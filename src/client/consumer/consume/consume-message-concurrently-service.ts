@@ -187,11 +187,15 @@ export class ConsumeMessageConcurrentlyService implements ConsumeMessageService 
     );
     const rt = host.clock.now() - begin;
     if (outcome.error !== undefined) {
-      host.logger.warn('consumeMessage exception', {
-        group: host.consumerGroup,
-        mq: mq.toString(),
-        error: errorText(outcome.error),
-      });
+      host.logger.warn(
+        'consumeMessage exception',
+        {
+          group: host.consumerGroup,
+          mq: mq.toString(),
+          error: errorText(outcome.error),
+        },
+        outcome.error,
+      );
     }
     let returnType = outcome.returnType;
     // As upstream: any real answer (not a throw or a non-status) that came too late is TIME_OUT.
@@ -286,11 +290,15 @@ export class ConsumeMessageConcurrentlyService implements ConsumeMessageService 
           try {
             await host.sendMessageBack(msg, context.delayLevelWhenNextConsume, mq.brokerName);
           } catch (error) {
-            host.logger.warn('sendMessageBack failed, consume it again later here', {
-              group: host.consumerGroup,
-              msgId: msg.msgId,
-              error: errorText(error),
-            });
+            host.logger.warn(
+              'sendMessageBack failed, consume it again later here',
+              {
+                group: host.consumerGroup,
+                msgId: msg.msgId,
+                error: errorText(error),
+              },
+              error,
+            );
             msg.reconsumeTimes += 1;
             backFailed.push(msg);
           }
@@ -332,10 +340,14 @@ export class ConsumeMessageConcurrentlyService implements ConsumeMessageService 
           });
           if (pq.msgTreeMap.firstKey() === Number(msg.queueOffset)) pq.removeMessage([msg]);
         } catch (error) {
-          this.host.logger.error('send expired msg failed', {
-            group: this.host.consumerGroup,
-            error: errorText(error),
-          });
+          this.host.logger.error(
+            'send expired msg failed',
+            {
+              group: this.host.consumerGroup,
+              error: errorText(error),
+            },
+            error,
+          );
           // The messages behind this one could not leave the cache either (only the first one is
           // removed), so sending them back would only deliver them twice; upstream never passes a first
           // message it could not send back either.

@@ -335,11 +335,15 @@ export class ConsumeMessageOrderlyService implements ConsumeMessageService {
           };
       }
     } catch (error) {
-      host.logger.warn('consumeMessage orderly exception', {
-        group: host.consumerGroup,
-        mq: context.messageQueue.toString(),
-        error: errorText(error),
-      });
+      host.logger.warn(
+        'consumeMessage orderly exception',
+        {
+          group: host.consumerGroup,
+          mq: context.messageQueue.toString(),
+          error: errorText(error),
+        },
+        error,
+      );
       return {
         status: ConsumeOrderlyStatus.SUSPEND_CURRENT_QUEUE_A_MOMENT,
         returnType: ConsumeReturnType.EXCEPTION,
@@ -440,11 +444,15 @@ export class ConsumeMessageOrderlyService implements ConsumeMessageService {
       await producer.sendInner(retry, 3000);
       return true;
     } catch (error) {
-      host.logger.error('sendMessageBack to the DLQ failed', {
-        group: host.consumerGroup,
-        msgId: msg.msgId,
-        error: errorText(error),
-      });
+      host.logger.error(
+        'sendMessageBack to the DLQ failed',
+        {
+          group: host.consumerGroup,
+          msgId: msg.msgId,
+          error: errorText(error),
+        },
+        error,
+      );
       return false;
     }
   }
