@@ -51,6 +51,8 @@ export class ConsumeMessageConcurrentlyService implements ConsumeMessageService 
   private readonly retryTimers = new Set<TimerHandle>();
   private cleanTimer: TimerHandle | undefined;
   private stopped = false;
+  /** Whether a listener's missing status was told at warn already (once per consumer). */
+  private warnedNoStatus = false;
 
   constructor(host: ConsumeHost, listener: MessageListenerConcurrently) {
     this.host = host;
@@ -233,10 +235,18 @@ export class ConsumeMessageConcurrentlyService implements ConsumeMessageService 
       if (status === ConsumeConcurrentlyStatus.RECONSUME_LATER) {
         return { status, returnType: ConsumeReturnType.FAILED, error: undefined };
       }
-      this.host.logger.warn('consumeMessage returned neither CONSUME_SUCCESS nor RECONSUME_LATER', {
-        group: this.host.consumerGroup,
-        returned: String(status),
-      });
+      // As upstream's null status: RECONSUME_LATER. Said once at warn (a listener that forgets to
+      // return is a bug that repeats on every batch), then at debug.
+      const fields = { group: this.host.consumerGroup, returned: String(status) };
+      if (this.warnedNoStatus) {
+        this.host.logger.debug('consumeMessage returned neither CONSUME_SUCCESS nor RECONSUME_LATER', fields);
+      } else {
+        this.warnedNoStatus = true;
+        this.host.logger.warn(
+          'consumeMessage returned neither CONSUME_SUCCESS nor RECONSUME_LATER: treated as RECONSUME_LATER, so these messages are delivered again later; return ConsumeConcurrentlyStatus.CONSUME_SUCCESS to acknowledge them (said once)',
+          fields,
+        );
+      }
       return {
         status: ConsumeConcurrentlyStatus.RECONSUME_LATER,
         returnType: ConsumeReturnType.RETURNNULL,
