@@ -22,6 +22,7 @@
  * ```
  */
 import { ValidationError } from '../../common/errors.js';
+import { withToJSON } from '../../common/json-value.js';
 import type { Logger } from '../../common/logger.js';
 import type { Message, MessageExt } from '../../common/message/message.js';
 import { MessageConst } from '../../common/message/message-const.js';
@@ -180,7 +181,7 @@ class TransactionProducerFacade extends ProducerFacade implements TransactionPro
     }
     const transactionId = sendResult.transactionId ?? msg.transactionId;
     await this.endTransaction(sendResult, transactionId, settled);
-    return { ...sendResult, transactionId, localTransactionState: settled.state };
+    return withToJSON({ ...sendResult, transactionId, localTransactionState: settled.state });
   }
 
   /** END_TRANSACTION after the local transaction; a failure is logged (the broker checks later). */

@@ -80,7 +80,13 @@ test('a consumer before its topic, the first send that creates it, and the route
   });
   await producer.start();
   try {
-    await producer.send({ topic, body: 'first' });
+    const sent = await producer.send({ topic, body: 'first' });
+    const json = JSON.parse(JSON.stringify(sent)) as {
+      queueOffset: unknown;
+      messageQueue: { topic: string };
+    };
+    assert.equal(typeof json.queueOffset, 'number', 'a SendResult goes through JSON.stringify');
+    assert.equal(json.messageQueue.topic, topic);
     await delivered;
     assert.ok(
       server.lines.some((l) => l.msg === 'Create new topic by default topic' && l.fields.topic === topic),
