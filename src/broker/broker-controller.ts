@@ -233,6 +233,7 @@ export class BrokerController implements BrokerContext {
       maxTimeouts: this.config.namedFilterMaxTimeouts,
     });
     this.consumerFilterManager = new ConsumerFilterManager({
+      logger: this.logger.child('filter'),
       clock: this.clock,
       filterDataCleanTimeSpan: this.config.filterDataCleanTimeSpan,
       factory: new FilterFactory({
