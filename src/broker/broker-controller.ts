@@ -12,7 +12,8 @@
 import { type Clock, systemClock, type TimerHandle } from '../common/clock.js';
 import { PermName } from '../common/constants.js';
 import { RocketMQError } from '../common/errors.js';
-import { createLogger, type Logger } from '../common/logger.js';
+import { adoptLogger, type Logger } from '../common/logger.js';
+import type { RocketMQLogger } from '../common/logger-interface.js';
 import type { DataVersion } from '../common/protocol/data-version.js';
 import type { TopicConfigSerializeWrapper } from '../common/protocol/register-broker-body.js';
 import { createTopicConfig, type TopicConfig } from '../common/protocol/topic-config.js';
@@ -99,7 +100,8 @@ export interface CreateBrokerOptions {
   /** Where machine-dependent defaults come from (tests fix them). */
   env?: BrokerConfigEnvironment;
   clock?: Clock;
-  logger?: Logger;
+  /** Any pino-style logger; by default JSON lines on stderr at `RMQ_LOG_LEVEL`. */
+  logger?: Logger | RocketMQLogger;
   /** Defaults to a DefaultMessageStore over storePathRootDir, owned (loaded, started, shut down) by the broker. */
   messageStore?: BrokerMessageStore;
   /** More handlers (send, pull...), registered after the built-in ones (a code here replaces one). */
@@ -198,7 +200,7 @@ export class BrokerController implements BrokerContext {
       delay: () => this.config.registerChangedTopicsDelay,
       register: (topics) => this.registerChangedTopics(topics),
     });
-    this.logger = options.logger ?? createLogger('broker');
+    this.logger = adoptLogger(options.logger, 'broker');
     this.configuration = new BrokerConfiguration(this.config, this.clock, options.extraProperties);
     if (options.messageStore === undefined) {
       this.ownStore = new DefaultMessageStore(this.storeConfig, {
@@ -245,6 +247,7 @@ export class BrokerController implements BrokerContext {
       maxTimeouts: this.config.namedFilterMaxTimeouts,
     });
     this.consumerFilterManager = new ConsumerFilterManager({
+      logger: this.logger.child('filter'),
       clock: this.clock,
       filterDataCleanTimeSpan: this.config.filterDataCleanTimeSpan,
       factory: new FilterFactory({

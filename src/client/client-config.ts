@@ -5,7 +5,8 @@
  */
 import { type Clock, systemClock } from '../common/clock.js';
 import { ValidationError } from '../common/errors.js';
-import { createLogger, type Logger } from '../common/logger.js';
+import { adoptLogger, type Logger } from '../common/logger.js';
+import type { RocketMQLogger } from '../common/logger-interface.js';
 import { javaIsBlank } from '../common/message/java-lang.js';
 import type { MessageExt } from '../common/message/message.js';
 import { MessageQueue } from '../common/message/message-queue.js';
@@ -81,7 +82,8 @@ export interface ClientOptions {
    * keep the process alive (docs/producer.md, "What keeps a process alive").
    */
   clock?: Clock | undefined;
-  logger?: Logger | undefined;
+  /** Where the client logs: any pino-style logger, or none for JSON lines on stderr at `RMQ_LOG_LEVEL`. */
+  logger?: Logger | RocketMQLogger | undefined;
 }
 
 /** The options after defaults, as one client instance runs with them. */
@@ -261,7 +263,7 @@ export function resolveClientConfig(options: ClientOptions, changeInstanceName =
     rpcHook: options.rpcHook,
     credentials: options.credentials === undefined ? undefined : validateCredentials(options.credentials),
     clock: options.clock ?? systemClock,
-    logger: options.logger ?? createLogger('client'),
+    logger: adoptLogger(options.logger, 'client'),
   };
 }
 

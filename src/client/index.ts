@@ -5,6 +5,7 @@
 
 // Errors a client call can reject with, each with a stable `code` (docs/errors.md).
 export { ErrorCode, RemotingCommandError, RocketMQError, ValidationError } from '../common/errors.js';
+export type { LogMethod, RocketMQLogger } from '../common/logger-interface.js';
 export { Message, MessageExt, type MessageInit } from '../common/message/message.js';
 export { MessageQueue } from '../common/message/message-queue.js';
 export { ConsumeFromWhere, MessageModel } from '../common/protocol/heartbeat-data.js';

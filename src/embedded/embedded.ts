@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrokerConfigOverrides } from '../broker/broker-config.js';
-import { createLogger, type Logger } from '../common/logger.js';
+import { adoptLogger, type Logger } from '../common/logger.js';
+import type { RocketMQLogger } from '../common/logger-interface.js';
 import type { TlsSystemConfig } from '../remoting/transport/tls-system-config.js';
 import { startStandalone } from './standalone.js';
 
@@ -15,7 +16,7 @@ export interface EmbeddedOptions extends BrokerConfigOverrides {
   /** Where the store and metadata go; kept after close(). Default: a temp dir, removed by close(). */
   storeDir?: string;
   /** Defaults to a logger that prints nothing below `error`. */
-  logger?: Logger;
+  logger?: Logger | RocketMQLogger;
   /** TLS of the name server and the broker (see StandaloneOptions.tls). */
   tls?: Partial<TlsSystemConfig>;
 }
@@ -48,7 +49,7 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
         ...settings,
         listenPort: settings.listenPort ?? 0,
       },
-      logger: logger ?? createLogger('rmq', { level: 'error' }),
+      logger: adoptLogger(logger, 'rmq', 'error'),
       ...(tls === undefined ? {} : { tls }),
     });
     let closing: Promise<void> | undefined;

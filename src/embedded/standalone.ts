@@ -6,7 +6,8 @@
 import { join, resolve } from 'node:path';
 import type { BrokerConfigOverrides } from '../broker/broker-config.js';
 import { type BrokerController, createBroker } from '../broker/broker-controller.js';
-import { createLogger, type Logger } from '../common/logger.js';
+import { adoptLogger, type Logger } from '../common/logger.js';
+import type { RocketMQLogger } from '../common/logger-interface.js';
 import { createNamesrv, type NamesrvController } from '../namesrv/index.js';
 import type { TlsSystemConfig } from '../remoting/transport/tls-system-config.js';
 import type { RecoveryProgressListener } from '../store/recovery-progress.js';
@@ -27,7 +28,8 @@ export interface StandaloneOptions {
    * tlsEnable is set, and by default when tlsMode is enforcing (it could not register otherwise).
    */
   tls?: Partial<TlsSystemConfig>;
-  logger?: Logger;
+  /** Any pino-style logger; by default JSON lines on stderr at `RMQ_LOG_LEVEL`. */
+  logger?: Logger | RocketMQLogger;
   /** Hears how far the broker's commit-log recovery is (`rmq start` prints it on a terminal). */
   onRecoveryProgress?: RecoveryProgressListener;
 }
@@ -45,7 +47,7 @@ export interface Standalone {
 
 /** Starts the name server, then the broker pointed at it; a failed broker start stops the name server. */
 export async function startStandalone(options: StandaloneOptions): Promise<Standalone> {
-  const logger = options.logger ?? createLogger('rmq');
+  const logger = adoptLogger(options.logger, 'rmq');
   const dataDir = resolve(options.dataDir);
   const host = options.host;
   const namesrv = createNamesrv({

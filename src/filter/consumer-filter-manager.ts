@@ -7,6 +7,8 @@
  */
 
 import { stringifyFastjson } from '../common/fastjson/index.js';
+import { LogRateLimiter } from '../common/log-rate-limiter.js';
+import type { Logger } from '../common/logger.js';
 import type { SubscriptionData } from '../common/protocol/subscription-data.js';
 import { isTagType } from './filter-api.js';
 import { type CompiledFilterExpression, FilterFactory } from './filter-factory.js';
@@ -85,7 +87,14 @@ export interface ConsumerFilterManagerOptions {
   readonly factory?: FilterFactory;
   readonly clock?: { now(): number };
   readonly filterDataCleanTimeSpan?: number;
+  /** Where SQL92 parse and evaluation failures are logged; none logs nothing. */
+  readonly logger?: Logger;
+  /** At most one failure line per kind per this many ms [60000]; a consumer's expression may fail on every message. */
+  readonly failureLogIntervalMs?: number;
 }
+
+/** Upstream logs each failure; one line a minute per kind, with the count of those dropped, is ours. */
+export const DEFAULT_FILTER_FAILURE_LOG_INTERVAL_MS = 60_000;
 
 export class ConsumerFilterManager implements ConsumerFilterLookup {
   private readonly byTopic = new Map<string, Map<string, ConsumerFilterData>>();
@@ -94,7 +103,15 @@ export class ConsumerFilterManager implements ConsumerFilterLookup {
   /** ms a group's filter data outlives its last consumer (broker.conf filterDataCleanTimeSpan). */
   readonly cleanTimeSpan: number;
 
+  private readonly logger: Logger | undefined;
+  private readonly failureLimiter: LogRateLimiter;
+
   constructor(options: ConsumerFilterManagerOptions = {}) {
+    this.logger = options.logger;
+    this.failureLimiter = new LogRateLimiter(
+      options.failureLogIntervalMs ?? DEFAULT_FILTER_FAILURE_LOG_INTERVAL_MS,
+      () => this.clock.now(),
+    );
     this.factory = options.factory ?? new FilterFactory();
     this.clock = options.clock ?? { now: () => Date.now() };
     this.cleanTimeSpan = options.filterDataCleanTimeSpan ?? DEFAULT_FILTER_DATA_CLEAN_TIME_SPAN;
@@ -108,10 +125,30 @@ export class ConsumerFilterManager implements ConsumerFilterLookup {
   private tryBuild(topic: string, group: string, expression: string, type: string, version: bigint) {
     try {
       return buildConsumerFilterData(topic, group, expression, type, version, this.clock.now(), this.factory);
-    } catch {
+    } catch (error) {
       // Upstream logs the parse error and keeps no filter data; the pull then answers FILTER_DATA_NOT_EXIST.
+      this.failed('parse', 'parse filter data failed', topic, group, error);
       return undefined;
     }
+  }
+
+  /** An expression of `group` on `topic` threw on a message: logged, rate-limited; the message did not match. */
+  evaluationFailed(topic: string, group: string, error: unknown): void {
+    this.failed(
+      'evaluate',
+      'filter expression evaluation failed, the message does not match',
+      topic,
+      group,
+      error,
+    );
+  }
+
+  private failed(kind: string, msg: string, topic: string, group: string, error: unknown): void {
+    if (this.logger === undefined) return;
+    const dropped = this.failureLimiter.take(kind);
+    if (dropped === undefined) return;
+    const text = error instanceof Error ? error.message : String(error);
+    this.logger.warn(msg, { topic, group, error: text, dropped }, error);
   }
 
   /**

@@ -72,14 +72,19 @@ function codeSetOf(subscriptionData: SubscriptionData | undefined): ReadonlySet<
   return set;
 }
 
+/** Hears an expression that threw on a message (the broker logs it, rate-limited). */
+export type FilterFailureListener = (error: unknown) => void;
+
 function evaluate(
   expression: CompiledFilterExpression,
   properties: Map<string, string> | undefined,
+  onFailure: FilterFailureListener | undefined,
 ): boolean {
   try {
     return expression.matches(properties);
-  } catch {
+  } catch (error) {
     // Upstream logs any Throwable from evaluation and treats the message as not matching.
+    onFailure?.(error);
     return false;
   }
 }
@@ -112,12 +117,16 @@ export class ExpressionMessageFilter implements MessageFilter {
   private readonly subAll: boolean;
   private readonly codes: ReadonlySet<number>;
 
+  protected readonly onFailure: FilterFailureListener | undefined;
+
   constructor(
     subscriptionData: SubscriptionData | undefined,
     consumerFilterData: FilterDataLike | undefined,
+    onFailure?: FilterFailureListener,
   ) {
     this.subscriptionData = subscriptionData;
     this.consumerFilterData = consumerFilterData;
+    this.onFailure = onFailure;
     this.tagType = subscriptionData === undefined || isTagType(filterExpressionType(subscriptionData));
     this.subAll = subscriptionData?.subString === SUB_ALL;
     this.codes = codeSetOf(subscriptionData);
@@ -143,7 +152,7 @@ export class ExpressionMessageFilter implements MessageFilter {
     if (judgesRecords(expression)) return evaluateRecord(expression, record);
     const properties = readOrFail(record);
     if (properties === false) return false;
-    return evaluate(expression, properties);
+    return evaluate(expression, properties, this.onFailure);
   }
 }
 
@@ -158,8 +167,9 @@ export class ExpressionForRetryMessageFilter extends ExpressionMessageFilter {
     subscriptionData: SubscriptionData | undefined,
     consumerFilterData: FilterDataLike | undefined,
     private readonly consumerFilterManager: ConsumerFilterLookup,
+    onFailure?: FilterFailureListener,
   ) {
-    super(subscriptionData, consumerFilterData);
+    super(subscriptionData, consumerFilterData, onFailure);
   }
 
   override isMatchedByCommitLog(record: Buffer | undefined): boolean {
@@ -187,6 +197,6 @@ export class ExpressionForRetryMessageFilter extends ExpressionMessageFilter {
       if (read === false) return false;
       properties = read;
     }
-    return evaluate(expression, properties);
+    return evaluate(expression, properties, this.onFailure);
   }
 }

@@ -8,7 +8,8 @@
 
 import { type Clock, systemClock, type TimerHandle } from '../common/clock.js';
 import { RocketMQError } from '../common/errors.js';
-import { createLogger, type Logger } from '../common/logger.js';
+import { adoptLogger, type Logger } from '../common/logger.js';
+import type { RocketMQLogger } from '../common/logger-interface.js';
 import {
   type BoundAddress,
   type Connection,
@@ -31,7 +32,8 @@ export interface CreateNamesrvOptions {
   /** Overrides settings.kvConfigPath (default `~/namesrv/kvConfig.json`). */
   kvConfigPath?: string;
   clock?: Clock;
-  logger?: Logger;
+  /** Any pino-style logger; by default JSON lines on stderr at `RMQ_LOG_LEVEL`. */
+  logger?: Logger | RocketMQLogger;
   settings?: Partial<NamesrvSettings>;
   /** Transport settings (their `tls` over the one below). */
   remoting?: RemotingServerOverrides;
@@ -59,7 +61,7 @@ export class NamesrvController {
     if (options.kvConfigPath !== undefined) overrides.kvConfigPath = options.kvConfigPath;
     this.settings = namesrvSettings(overrides);
     this.clock = options.clock ?? systemClock;
-    this.logger = options.logger ?? createLogger('namesrv');
+    this.logger = adoptLogger(options.logger, 'namesrv');
     this.routeInfoManager = new RouteInfoManager({
       clock: this.clock,
       logger: this.logger.child('routeinfo'),

@@ -12,7 +12,8 @@ export const getConsumerListByGroup: BrokerRequestHandler = (broker, ctx, reques
   if (clientIds.length > 0) {
     return createResponse(request, ResponseCode.SUCCESS, { body: encodeConsumerIdList(clientIds) });
   }
-  broker.logger.warn('getConsumerGroupInfo failed', {
+  // Info: a rebalance racing the group's first heartbeat to this broker asks this, and the client heals it.
+  broker.logger.info('getConsumerGroupInfo failed', {
     group: header.consumerGroup,
     client: ctx.remoteAddress,
   });

@@ -337,9 +337,16 @@ export async function processPullRequest(
       `The broker does not support consumer to filter message by ${filterType}`,
     );
   }
+  const onFailure = (error: unknown) =>
+    broker.consumerFilterManager.evaluationFailed(h.topic, h.consumerGroup, error);
   const messageFilter: MessageFilter = config.filterSupportRetry
-    ? new ExpressionForRetryMessageFilter(subscriptionData, consumerFilterData, broker.consumerFilterManager)
-    : new ExpressionMessageFilter(subscriptionData, consumerFilterData);
+    ? new ExpressionForRetryMessageFilter(
+        subscriptionData,
+        consumerFilterData,
+        broker.consumerFilterManager,
+        onFailure,
+      )
+    : new ExpressionMessageFilter(subscriptionData, consumerFilterData, onFailure);
 
   // Committed before the read is awaited, not after as upstream's (synchronous) order has it: an
   // UPDATE_CONSUMER_OFFSET the consumer sent after this pull (its shutdown persist) must not be

@@ -120,7 +120,8 @@ export function msgCheck(
     }
     const isRetry = h.topic.startsWith(MixAll.RETRY_GROUP_TOPIC_PREFIX);
     const topicSysFlag = h.unitMode ? TopicSysFlag.buildSysFlag(!isRetry, isRetry) : 0;
-    broker.logger.warn('the topic not exist', { topic: h.topic, producer: ctx.remoteAddress });
+    // Creating a topic on first send is what autoCreateTopicEnable is for: the topic manager logs
+    // it at info; only a topic that could not be created is worth upstream's warn.
     topicConfig = topics.createTopicInSendMessageMethod(
       h.topic,
       h.defaultTopic,
@@ -137,6 +138,7 @@ export function msgCheck(
       );
     }
     if (topicConfig === undefined) {
+      broker.logger.warn('the topic not exist', { topic: h.topic, producer: ctx.remoteAddress });
       return sendResponse(
         broker,
         request,

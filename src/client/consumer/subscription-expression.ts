@@ -6,6 +6,7 @@
  */
 import { ValidationError } from '../../common/errors.js';
 import { ExpressionType, type SubscriptionData } from '../../common/protocol/subscription-data.js';
+import { checkTopic } from '../../common/validators.js';
 import { build as buildSubscription } from '../../filter/filter-api.js';
 import { errorText } from '../errors.js';
 
@@ -53,6 +54,9 @@ export function buildSubscriptionData(
   expression: CheckedExpression,
   subVersion: bigint,
 ): SubscriptionData {
+  // The producer's topic rules (upstream's consumers check none: a bad name only failed at the broker).
+  checkTopic(topic);
+  if (wireTopic !== topic) checkTopic(wireTopic);
   try {
     return buildSubscription(wireTopic, expression.text, expression.type, { subVersion });
   } catch (error) {

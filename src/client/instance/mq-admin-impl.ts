@@ -211,11 +211,15 @@ export class MQAdminImpl {
           if (response.code === ResponseCode.QUERY_NOT_FOUND) return undefined;
           return parseQueryMessageResponse(response, addr, topic);
         } catch (error) {
-          this.instance.logger.warn('query message failed on a broker', {
-            brokerAddr: addr,
-            topic,
-            error: errorText(error),
-          });
+          this.instance.logger.warn(
+            'query message failed on a broker',
+            {
+              brokerAddr: addr,
+              topic,
+              error: errorText(error),
+            },
+            error,
+          );
           return undefined;
         }
       }),

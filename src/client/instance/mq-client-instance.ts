@@ -14,11 +14,12 @@ import type { Logger } from '../../common/logger.js';
 import { encodeHeartbeatData, type HeartbeatData } from '../../common/protocol/heartbeat-data.js';
 import type { TopicRouteData } from '../../common/protocol/route.js';
 import { SerializeType } from '../../remoting/protocol/command.js';
+import { ResponseCode } from '../../remoting/protocol/response-code.js';
 import { AclClientRPCHook } from '../../remoting/transport/acl-client-rpc-hook.js';
 import { RemotingClient } from '../../remoting/transport/remoting-client.js';
 import { buildMQClientId, type ClientConfig } from '../client-config.js';
 import { heartbeatFailureChannel, routeChangeChannel } from '../diagnostics.js';
-import { errorText } from '../errors.js';
+import { errorText, MQBrokerError } from '../errors.js';
 import { type ClientRemotingHost, registerClientProcessors } from './client-remoting-processor.js';
 import type { InnerProducer, MQConsumerInner, MQProducerInner } from './inner.js';
 import { MQAdminImpl } from './mq-admin-impl.js';
@@ -83,6 +84,8 @@ export class MQClientInstance implements ClientRemotingHost {
   private readonly routeUpdates = new Map<string, Promise<boolean>>();
   /** Why the last route request of a topic failed, until one succeeds. */
   private readonly routeErrors = new Map<string, unknown>();
+  /** Topics whose cached route is createTopicKey's: sent to before the name servers knew them. */
+  private readonly templateRoutes = new Set<string>();
   private readonly brokerSupportV2 = new Map<string, boolean>();
   private readonly heartbeatFingerprints = new Map<string, number>();
   /** Broker addresses a heartbeat is out to, so a connection a heartbeat opened brings no second one. */
@@ -233,7 +236,7 @@ export class MQClientInstance implements ClientRemotingHost {
       try {
         await consumer.doRebalance();
       } catch (error) {
-        this.logger.warn('rebalance failed', { group: consumer.groupName(), error: errorText(error) });
+        this.logger.warn('rebalance failed', { group: consumer.groupName(), error: errorText(error) }, error);
       }
     }
   }
@@ -292,12 +295,34 @@ export class MQClientInstance implements ClientRemotingHost {
       );
       return parseGetConsumerListByGroupResponse(response, addr, group);
     } catch (error) {
-      this.logger.warn('getConsumerIdListByGroup failed', {
-        brokerAddr: addr,
-        group,
-        topic,
-        error: errorText(error),
-      });
+      if (
+        error instanceof MQBrokerError &&
+        error.responseCode === ResponseCode.SYSTEM_ERROR &&
+        error.remark?.startsWith('no consumer for this group') === true
+      ) {
+        // A broker the group has not sent a heartbeat to yet (its topic just got a route there, as
+        // a topic created on first send does): heartbeat now, and the next rebalance finds the group.
+        this.logger.info('getConsumerIdListByGroup: the broker does not know the group yet; heartbeat now', {
+          brokerAddr: addr,
+          group,
+          topic,
+        });
+        void this.sendHeartbeatToAllBrokerWithLock().then(
+          () => this.rebalanceImmediately(),
+          () => {},
+        );
+        return undefined;
+      }
+      this.logger.warn(
+        'getConsumerIdListByGroup failed',
+        {
+          brokerAddr: addr,
+          group,
+          topic,
+          error: errorText(error),
+        },
+        error,
+      );
       return undefined;
     }
   }
@@ -451,8 +476,8 @@ export class MQClientInstance implements ClientRemotingHost {
         topic.startsWith(MixAll.RETRY_GROUP_TOPIC_PREFIX) ||
         topic === TopicName.AUTO_CREATE_TOPIC_KEY_TOPIC;
       const fields = { clientId: this.clientId, topic: asked, error: errorText(error) };
-      if (quiet) this.logger.debug('route update failed', fields);
-      else this.logger.warn('route update failed', fields);
+      if (quiet) this.logger.debug('route update failed', fields, error);
+      else this.logger.warn('route update failed', fields, error);
       return false;
     }
     this.routeErrors.delete(topic);
@@ -461,11 +486,12 @@ export class MQClientInstance implements ClientRemotingHost {
     // knows no topic until the brokers register again (registerNameServerPeriod), and the clients'
     // sends and pulls must go on meanwhile with the routes they hold.
     if (route === undefined) {
-      if (this.topicRouteTable.has(topic))
-        this.logger.warn('route update: the name servers do not know the topic; the cached route stays', {
-          clientId: this.clientId,
-          topic,
-        });
+      // A topic a broker created on first send is unknown to the name servers until the broker's
+      // next registration: expected, so not a warn.
+      const fields = { clientId: this.clientId, topic };
+      const text = 'route update: the name servers do not know the topic; the cached route stays';
+      if (this.templateRoutes.has(topic)) this.logger.debug(text, fields);
+      else if (this.topicRouteTable.has(topic)) this.logger.warn(text, fields);
       return false;
     }
     if (template !== undefined) {
@@ -490,6 +516,8 @@ export class MQClientInstance implements ClientRemotingHost {
     }
     const cached = cloneTopicRouteData(route);
     this.topicRouteTable.set(topic, cached);
+    if (template !== undefined) this.templateRoutes.add(topic);
+    else this.templateRoutes.delete(topic);
     if (changed) {
       this.logger.info('topic route changed', { clientId: this.clientId, topic });
       if (routeChangeChannel.hasSubscribers) {
@@ -604,11 +632,15 @@ export class MQClientInstance implements ClientRemotingHost {
       versions.set(addr, answer.version);
     } catch (error) {
       this.heartbeatFingerprints.delete(addr);
-      this.logger.info('heartbeat to broker failed', {
-        brokerName,
-        brokerAddr: addr,
-        error: errorText(error),
-      });
+      this.logger.info(
+        'heartbeat to broker failed',
+        {
+          brokerName,
+          brokerAddr: addr,
+          error: errorText(error),
+        },
+        error,
+      );
       if (heartbeatFailureChannel.hasSubscribers) {
         heartbeatFailureChannel.publish({ clientId: this.clientId, brokerName, brokerAddr: addr, error });
       }
@@ -636,13 +668,17 @@ export class MQClientInstance implements ClientRemotingHost {
                   consumerGroup,
                 }),
               (error: unknown) =>
-                this.logger.warn('unregister from broker failed', {
-                  brokerName,
-                  brokerAddr: addr,
-                  producerGroup,
-                  consumerGroup,
-                  error: errorText(error),
-                }),
+                this.logger.warn(
+                  'unregister from broker failed',
+                  {
+                    brokerName,
+                    brokerAddr: addr,
+                    producerGroup,
+                    consumerGroup,
+                    error: errorText(error),
+                  },
+                  error,
+                ),
             ),
         );
       }

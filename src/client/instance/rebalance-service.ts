@@ -56,7 +56,9 @@ export class RebalanceService {
     this.timer = undefined;
     this.again = false;
     this.running = this.task()
-      .catch((error: unknown) => this.logger.error('rebalance service failed', { error: errorText(error) }))
+      .catch((error: unknown) =>
+        this.logger.error('rebalance service failed', { error: errorText(error) }, error),
+      )
       .finally(() => {
         this.running = undefined;
         this.schedule(this.again ? 0 : this.interval);

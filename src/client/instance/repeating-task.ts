@@ -50,7 +50,7 @@ export class RepeatingTask {
       try {
         await this.run();
       } catch (error) {
-        this.logger.error('scheduled task failed', { task: this.name, error: errorText(error) });
+        this.logger.error('scheduled task failed', { task: this.name, error: errorText(error) }, error);
       }
     })().finally(() => {
       this.running = undefined;

@@ -383,14 +383,20 @@ export class DefaultMQProducerImpl implements MQProducerInner {
           throw error;
         }
         lastError = error;
-        this.logger.warn('send failed, resend at once', {
-          group: this.producerGroup,
-          topic: prepared.topic,
-          brokerName: mq.brokerName,
-          queueId: mq.queueId,
-          attempt: times + 1,
-          error: errorText(error),
-        });
+        // Info, not warn: the send goes on, and if it fails for good the caller gets the error itself
+        // (with this attempt's failure as its cause); a warn here would say each failure three times.
+        this.logger.info(
+          times + 1 < timesTotal ? 'send failed, resend at once' : 'send failed, no attempt left',
+          {
+            group: this.producerGroup,
+            topic: prepared.topic,
+            brokerName: mq.brokerName,
+            queueId: mq.queueId,
+            attempt: times + 1,
+            error: errorText(error),
+          },
+          error,
+        );
         if (retryChannel.hasSubscribers && times + 1 < timesTotal) {
           retryChannel.publish({
             producerGroup: this.producerGroup,
@@ -585,11 +591,15 @@ export class DefaultMQProducerImpl implements MQProducerInner {
         if (phase === 'before') hook.sendMessageBefore(context);
         else hook.sendMessageAfter(context);
       } catch (error) {
-        this.logger.warn('send message hook failed', {
-          hook: hook.hookName(),
-          phase,
-          error: errorText(error),
-        });
+        this.logger.warn(
+          'send message hook failed',
+          {
+            hook: hook.hookName(),
+            phase,
+            error: errorText(error),
+          },
+          error,
+        );
       }
     }
   }

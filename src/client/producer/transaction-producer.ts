@@ -22,6 +22,7 @@
  * ```
  */
 import { ValidationError } from '../../common/errors.js';
+import { withToJSON } from '../../common/json-value.js';
 import type { Logger } from '../../common/logger.js';
 import type { Message, MessageExt } from '../../common/message/message.js';
 import { MessageConst } from '../../common/message/message-const.js';
@@ -118,7 +119,11 @@ class TransactionProducerFacade extends ProducerFacade implements TransactionPro
     this.checkListener = checkListener;
     this.logger = impl.clientConfig.logger.child('transaction');
     this.executor = new CheckRequestExecutor(limits, (error) =>
-      this.logger.error('transaction check failed', { group: impl.producerGroup, error: errorText(error) }),
+      this.logger.error(
+        'transaction check failed',
+        { group: impl.producerGroup, error: errorText(error) },
+        error,
+      ),
     );
     impl.transactionStateChecker = (brokerAddr, msg, header) => this.onCheck(brokerAddr, msg, header);
   }
@@ -171,7 +176,7 @@ class TransactionProducerFacade extends ProducerFacade implements TransactionPro
     }
     const transactionId = sendResult.transactionId ?? msg.transactionId;
     await this.endTransaction(sendResult, transactionId, settled);
-    return { ...sendResult, transactionId, localTransactionState: settled.state };
+    return withToJSON({ ...sendResult, transactionId, localTransactionState: settled.state });
   }
 
   /** END_TRANSACTION after the local transaction; a failure is logged (the broker checks later). */
@@ -193,13 +198,17 @@ class TransactionProducerFacade extends ProducerFacade implements TransactionPro
       const remark = settled.error === undefined ? undefined : executeRemark(settled.error);
       await instance.api.endTransactionOneway(brokerAddr, header, remark);
     } catch (error) {
-      this.logger.warn('local transaction settled, but end broker transaction failed', {
-        group: this.impl.producerGroup,
-        brokerName,
-        msgId: sendResult.msgId,
-        localTransactionState: settled.state,
-        error: errorText(error),
-      });
+      this.logger.warn(
+        'local transaction settled, but end broker transaction failed',
+        {
+          group: this.impl.producerGroup,
+          brokerName,
+          msgId: sendResult.msgId,
+          localTransactionState: settled.state,
+          error: errorText(error),
+        },
+        error,
+      );
     }
   }
 
@@ -238,22 +247,30 @@ class TransactionProducerFacade extends ProducerFacade implements TransactionPro
     try {
       await instance.api.endTransactionOneway(brokerAddr, header, remark);
     } catch (error) {
-      this.logger.warn('endTransactionOneway after a check failed', {
-        group: this.impl.producerGroup,
-        brokerAddr,
-        transactionId: header.transactionId,
-        error: errorText(error),
-      });
+      this.logger.warn(
+        'endTransactionOneway after a check failed',
+        {
+          group: this.impl.producerGroup,
+          brokerAddr,
+          transactionId: header.transactionId,
+          error: errorText(error),
+        },
+        error,
+      );
     }
   }
 
   private logOutcome(listener: string, id: string | undefined, settled: SettledState): void {
     if (settled.error !== undefined) {
-      this.logger.warn(`${listener} failed, the transaction stays UNKNOW`, {
-        group: this.impl.producerGroup,
-        transactionId: id,
-        error: errorText(settled.error),
-      });
+      this.logger.warn(
+        `${listener} failed, the transaction stays UNKNOW`,
+        {
+          group: this.impl.producerGroup,
+          transactionId: id,
+          error: errorText(settled.error),
+        },
+        settled.error,
+      );
     } else if (settled.state !== LocalTransactionState.COMMIT_MESSAGE) {
       this.logger.info(`${listener} returned ${settled.state}`, {
         group: this.impl.producerGroup,

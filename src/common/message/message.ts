@@ -2,6 +2,7 @@
 
 import { ValidationError } from '../errors.js';
 import { parseJavaBoolean } from '../java-parse.js';
+import { jsonFields } from '../json-value.js';
 import { type HostAddress, UNSPECIFIED_HOST } from './host.js';
 import { isInt32, javaTrimIsEmpty, requireJavaInt } from './java-lang.js';
 import { MessageConst, RESERVED_PROPERTY_NAMES } from './message-const.js';
@@ -38,10 +39,10 @@ export class Message {
    * behaves like Java's `Message(topic, tags, keys, flag, body, waitStoreMsgOK)`: TAGS and KEYS are set
    * when non-empty and WAIT is always set.
    */
-  constructor(topic?: string, body?: Buffer, init?: MessageInit) {
+  constructor(topic?: string, body?: Buffer | Uint8Array | string, init?: MessageInit) {
     if (topic === undefined) return;
     this.topic = topic;
-    if (body !== undefined) this.body = body;
+    if (body !== undefined) this.body = bodyBuffer(body);
     if (init?.flag !== undefined) this.flag = init.flag;
     if (init?.tags !== undefined && init.tags.length > 0) this.tags = init.tags;
     if (init?.keys !== undefined) {
@@ -49,6 +50,14 @@ export class Message {
       if (keys.length > 0) this.keys = keys;
     }
     this.waitStoreMsgOK = init?.waitStoreMsgOK ?? true;
+  }
+
+  /**
+   * What JSON.stringify writes: the fields with bigints as numbers where exact (else strings), the
+   * body as base64 and the properties as an object (see common/json-value.ts).
+   */
+  toJSON(): Record<string, unknown> {
+    return jsonFields(this);
   }
 
   getProperty(name: string): string | undefined {
@@ -176,4 +185,16 @@ export class MessageExt extends Message {
   get msgId(): string {
     return this.properties.get(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX) ?? this.offsetMsgId;
   }
+
+  /** As Message's, with `msgId` too. */
+  override toJSON(): Record<string, unknown> {
+    return jsonFields(this, { msgId: this.msgId });
+  }
+}
+
+/** A body as given: a Buffer as it is, other bytes without a copy, a string as UTF-8. */
+function bodyBuffer(body: Buffer | Uint8Array | string): Buffer {
+  if (typeof body === 'string') return Buffer.from(body, 'utf8');
+  if (Buffer.isBuffer(body)) return body;
+  return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
 }

@@ -85,3 +85,22 @@ test("MQClientError's code follows upstream's client code; an explicit code wins
     ['ERR_ROCKETMQ_ABORTED', reason, 'poll aborted'],
   );
 });
+
+test("consumers refuse a topic the producer refuses: the producer's ValidationError, code and text", () => {
+  const push = api.createPushConsumer({ namesrvAddr: '127.0.0.1:1', consumerGroup: 'cg' });
+  const lite = api.createLitePullConsumer({ namesrvAddr: '127.0.0.1:1', consumerGroup: 'cg' });
+  for (const [topic, text] of [
+    ['bad topic!', /The specified topic\[bad topic!\] contains illegal characters/],
+    ['t'.repeat(128), /longer than topic max length 127/],
+  ] as const) {
+    for (const subscribe of [() => push.subscribe(topic, '*'), () => lite.subscribe(topic, '*')]) {
+      assert.throws(
+        subscribe,
+        (e: unknown) =>
+          e instanceof api.ValidationError && e.code === 'ERR_ROCKETMQ_VALIDATION' && text.test(e.message),
+      );
+    }
+  }
+  push.subscribe('Good_Topic-1', '*');
+  lite.subscribe('Good_Topic-1', '*');
+});

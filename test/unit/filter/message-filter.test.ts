@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ConsumerFilterHooks } from '../../../src/broker/client/default-consumer-ids-change-listener.js';
+import { createLogger, type LogRecord } from '../../../src/common/logger.js';
 import {
   encodeMessage,
   MESSAGE_MAGIC_CODE_V2,
@@ -19,6 +20,7 @@ import {
   ExpressionForRetryMessageFilter,
   ExpressionMessageFilter,
   FilterCompileError,
+  FilterEvaluationError,
   FilterFactory,
   type MessageFilter,
   readRecordProperties,
@@ -320,5 +322,53 @@ describe('FilterFactory', () => {
     assert.throws(() => f.register('SQL92', () => f.compile('SQL92', 'TRUE')), FilterCompileError);
     assert.equal(f.unregister('NAMED'), true);
     assert.throws(() => f.compile('NAMED', 'n1'), FilterCompileError);
+  });
+});
+
+describe('SQL92 failures are logged, rate-limited, never swallowed silently', () => {
+  test('an expression that throws on a message: no match, one warn per interval with the dropped count', () => {
+    const lines: LogRecord[] = [];
+    let now = 0;
+    const manager = new ConsumerFilterManager({
+      clock: { now: () => now },
+      logger: createLogger('broker', { sink: (r) => lines.push(r) }),
+      failureLogIntervalMs: 1000,
+    });
+    const throwing = {
+      type: 'SQL92',
+      text: 'a > 1',
+      evaluate: () => {
+        throw new FilterEvaluationError('a is no number');
+      },
+      matches: () => {
+        throw new FilterEvaluationError('a is no number');
+      },
+    };
+    const sub = build('T', 'a > 1', 'SQL92', { subVersion: 1n });
+    const filter = new ExpressionMessageFilter(sub, { compiledExpression: throwing }, (error) =>
+      manager.evaluationFailed('T', 'g', error),
+    );
+    for (let i = 0; i < 5; i++) assert.equal(filter.isMatchedByCommitLog(record('T', { a: 'x' })), false);
+    assert.equal(lines.length, 1);
+    assert.equal(lines[0]?.level, 'warn');
+    assert.deepEqual(
+      [lines[0]?.fields.topic, lines[0]?.fields.group, lines[0]?.fields.dropped],
+      ['T', 'g', 0],
+    );
+    assert.ok(lines[0]?.err instanceof FilterEvaluationError);
+    now = 1000;
+    filter.isMatchedByCommitLog(record('T', { a: 'x' }));
+    assert.equal(lines.length, 2);
+    assert.equal(lines[1]?.fields.dropped, 4);
+  });
+
+  test('a subscription that does not parse is logged when a heartbeat registers it', () => {
+    const lines: LogRecord[] = [];
+    const manager = new ConsumerFilterManager({
+      logger: createLogger('broker', { sink: (r) => lines.push(r) }),
+    });
+    manager.register('g', [{ ...build('T', 'a > 1', 'SQL92', { subVersion: 1n }), subString: 'a >' }]);
+    assert.equal(manager.get('T', 'g'), undefined);
+    assert.match(lines[0]?.msg ?? '', /parse filter data failed/);
   });
 });

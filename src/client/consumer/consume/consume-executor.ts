@@ -120,7 +120,7 @@ export class ConsumeExecutor {
       pending = Promise.reject(error);
     }
     pending
-      .catch((error: unknown) => this.logger.error('consume task failed', { error: errorText(error) }))
+      .catch((error: unknown) => this.logger.error('consume task failed', { error: errorText(error) }, error))
       .finally(() => {
         if (slot.released) return;
         this.inFlight.delete(slot);

@@ -51,6 +51,8 @@ export class ConsumeMessageConcurrentlyService implements ConsumeMessageService 
   private readonly retryTimers = new Set<TimerHandle>();
   private cleanTimer: TimerHandle | undefined;
   private stopped = false;
+  /** Whether a listener's missing status was told at warn already (once per consumer). */
+  private warnedNoStatus = false;
 
   constructor(host: ConsumeHost, listener: MessageListenerConcurrently) {
     this.host = host;
@@ -187,11 +189,15 @@ export class ConsumeMessageConcurrentlyService implements ConsumeMessageService 
     );
     const rt = host.clock.now() - begin;
     if (outcome.error !== undefined) {
-      host.logger.warn('consumeMessage exception', {
-        group: host.consumerGroup,
-        mq: mq.toString(),
-        error: errorText(outcome.error),
-      });
+      host.logger.warn(
+        'consumeMessage exception',
+        {
+          group: host.consumerGroup,
+          mq: mq.toString(),
+          error: errorText(outcome.error),
+        },
+        outcome.error,
+      );
     }
     let returnType = outcome.returnType;
     // As upstream: any real answer (not a throw or a non-status) that came too late is TIME_OUT.
@@ -229,10 +235,18 @@ export class ConsumeMessageConcurrentlyService implements ConsumeMessageService 
       if (status === ConsumeConcurrentlyStatus.RECONSUME_LATER) {
         return { status, returnType: ConsumeReturnType.FAILED, error: undefined };
       }
-      this.host.logger.warn('consumeMessage returned neither CONSUME_SUCCESS nor RECONSUME_LATER', {
-        group: this.host.consumerGroup,
-        returned: String(status),
-      });
+      // As upstream's null status: RECONSUME_LATER. Said once at warn (a listener that forgets to
+      // return is a bug that repeats on every batch), then at debug.
+      const fields = { group: this.host.consumerGroup, returned: String(status) };
+      if (this.warnedNoStatus) {
+        this.host.logger.debug('consumeMessage returned neither CONSUME_SUCCESS nor RECONSUME_LATER', fields);
+      } else {
+        this.warnedNoStatus = true;
+        this.host.logger.warn(
+          'consumeMessage returned neither CONSUME_SUCCESS nor RECONSUME_LATER: treated as RECONSUME_LATER, so these messages are delivered again later; return ConsumeConcurrentlyStatus.CONSUME_SUCCESS to acknowledge them (said once)',
+          fields,
+        );
+      }
       return {
         status: ConsumeConcurrentlyStatus.RECONSUME_LATER,
         returnType: ConsumeReturnType.RETURNNULL,
@@ -286,11 +300,15 @@ export class ConsumeMessageConcurrentlyService implements ConsumeMessageService 
           try {
             await host.sendMessageBack(msg, context.delayLevelWhenNextConsume, mq.brokerName);
           } catch (error) {
-            host.logger.warn('sendMessageBack failed, consume it again later here', {
-              group: host.consumerGroup,
-              msgId: msg.msgId,
-              error: errorText(error),
-            });
+            host.logger.warn(
+              'sendMessageBack failed, consume it again later here',
+              {
+                group: host.consumerGroup,
+                msgId: msg.msgId,
+                error: errorText(error),
+              },
+              error,
+            );
             msg.reconsumeTimes += 1;
             backFailed.push(msg);
           }
@@ -332,10 +350,14 @@ export class ConsumeMessageConcurrentlyService implements ConsumeMessageService 
           });
           if (pq.msgTreeMap.firstKey() === Number(msg.queueOffset)) pq.removeMessage([msg]);
         } catch (error) {
-          this.host.logger.error('send expired msg failed', {
-            group: this.host.consumerGroup,
-            error: errorText(error),
-          });
+          this.host.logger.error(
+            'send expired msg failed',
+            {
+              group: this.host.consumerGroup,
+              error: errorText(error),
+            },
+            error,
+          );
           // The messages behind this one could not leave the cache either (only the first one is
           // removed), so sending them back would only deliver them twice; upstream never passes a first
           // message it could not send back either.

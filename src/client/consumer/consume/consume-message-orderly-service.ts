@@ -71,6 +71,8 @@ export class ConsumeMessageOrderlyService implements ConsumeMessageService {
   private readonly queueChains = new Map<string, Promise<void>>();
   private lockTimer: TimerHandle | undefined;
   private stopped = false;
+  /** Whether a listener's missing status was told at warn already (once per consumer). */
+  private warnedNoStatus = false;
 
   constructor(host: OrderlyConsumeHost, listener: MessageListenerOrderly) {
     this.host = host;
@@ -325,21 +327,34 @@ export class ConsumeMessageOrderlyService implements ConsumeMessageService {
           });
           return { status, returnType: ConsumeReturnType.FAILED };
         default:
-          host.logger.warn('consumeMessage orderly returned no status', {
-            group: host.consumerGroup,
-            returned: String(status),
-          });
+          // As upstream's null status: SUSPEND_CURRENT_QUEUE_A_MOMENT. Said once at warn, then at debug.
+          if (this.warnedNoStatus) {
+            host.logger.debug('consumeMessage orderly returned no status', {
+              group: host.consumerGroup,
+              returned: String(status),
+            });
+          } else {
+            this.warnedNoStatus = true;
+            host.logger.warn(
+              'consumeMessage orderly returned no status: treated as SUSPEND_CURRENT_QUEUE_A_MOMENT, so the queue pauses and these messages are consumed again; return ConsumeOrderlyStatus.SUCCESS to move on (said once)',
+              { group: host.consumerGroup, returned: String(status) },
+            );
+          }
           return {
             status: ConsumeOrderlyStatus.SUSPEND_CURRENT_QUEUE_A_MOMENT,
             returnType: ConsumeReturnType.RETURNNULL,
           };
       }
     } catch (error) {
-      host.logger.warn('consumeMessage orderly exception', {
-        group: host.consumerGroup,
-        mq: context.messageQueue.toString(),
-        error: errorText(error),
-      });
+      host.logger.warn(
+        'consumeMessage orderly exception',
+        {
+          group: host.consumerGroup,
+          mq: context.messageQueue.toString(),
+          error: errorText(error),
+        },
+        error,
+      );
       return {
         status: ConsumeOrderlyStatus.SUSPEND_CURRENT_QUEUE_A_MOMENT,
         returnType: ConsumeReturnType.EXCEPTION,
@@ -440,11 +455,15 @@ export class ConsumeMessageOrderlyService implements ConsumeMessageService {
       await producer.sendInner(retry, 3000);
       return true;
     } catch (error) {
-      host.logger.error('sendMessageBack to the DLQ failed', {
-        group: host.consumerGroup,
-        msgId: msg.msgId,
-        error: errorText(error),
-      });
+      host.logger.error(
+        'sendMessageBack to the DLQ failed',
+        {
+          group: host.consumerGroup,
+          msgId: msg.msgId,
+          error: errorText(error),
+        },
+        error,
+      );
       return false;
     }
   }

@@ -69,11 +69,15 @@ export function runConsumeHooks(
       if (phase === 'before') hook.consumeMessageBefore(context);
       else hook.consumeMessageAfter(context);
     } catch (error) {
-      host.logger.warn('consume message hook failed', {
-        hook: hook.hookName(),
-        phase,
-        error: errorText(error),
-      });
+      host.logger.warn(
+        'consume message hook failed',
+        {
+          hook: hook.hookName(),
+          phase,
+          error: errorText(error),
+        },
+        error,
+      );
     }
   }
 }

@@ -96,6 +96,9 @@ export class RebalanceImpl {
   readonly topicSubscribeInfoTable = new Map<string, MessageQueue[]>();
   /** topic -> the subscription. */
   readonly subscriptionInner = new Map<string, SubscriptionData>();
+  /** Topics seen with a route, and topics without one yet that were said at info (see noRoute). */
+  private readonly routedTopics = new Set<string>();
+  private readonly waitingTopics = new Set<string>();
   readonly settings: RebalanceSettings;
   /** Orderly: a queue allocated to this member could not be locked in the last rebalance. */
   lockPending = false;
@@ -328,26 +331,46 @@ export class RebalanceImpl {
     parseUnlockBatchMQResponse(response, addr, this.consumerGroup);
   }
 
+  /**
+   * A subscribed topic without a route. A consumer started before its topic exists is normal (topics
+   * are created on first send in development, and the retry topic on the first retry): said once at
+   * info. A topic that had a route and lost it is upstream's warn, every rebalance.
+   */
+  private noRoute(topic: string): void {
+    const fields = { group: this.consumerGroup, topic };
+    if (this.routedTopics.has(topic)) {
+      this.logger.warn('doRebalance, but the topic does not exist', fields);
+    } else if (topic.startsWith(MixAll.RETRY_GROUP_TOPIC_PREFIX) || this.waitingTopics.has(topic)) {
+      this.logger.debug('doRebalance, but the topic does not exist yet', fields);
+    } else {
+      this.waitingTopics.add(topic);
+      this.logger.info('doRebalance, but the topic does not exist yet: waiting for its first route', fields);
+    }
+  }
+
   private async rebalanceByTopic(topic: string, isOrder: boolean): Promise<void> {
     const mqSet = this.topicSubscribeInfoTable.get(topic);
+    if (mqSet === undefined) {
+      this.noRoute(topic);
+      return;
+    }
+    const firstRoute = !this.routedTopics.has(topic);
+    this.routedTopics.add(topic);
     if (this.settings.messageModel === MessageModel.BROADCASTING) {
-      if (mqSet === undefined) {
-        this.logger.warn('doRebalance, but the topic does not exist', { group: this.consumerGroup, topic });
-        return;
-      }
       if (await this.updateProcessQueueTableInRebalance(topic, mqSet, isOrder)) {
         this.messageQueueChanged(topic, mqSet, mqSet);
       }
       return;
     }
     const cidAll = await this.host.findConsumerIdList(topic, this.consumerGroup);
-    if (mqSet === undefined && !topic.startsWith(MixAll.RETRY_GROUP_TOPIC_PREFIX)) {
-      this.logger.warn('doRebalance, but the topic does not exist', { group: this.consumerGroup, topic });
-    }
     if (cidAll === undefined) {
-      this.logger.warn('doRebalance, get consumer id list failed', { group: this.consumerGroup, topic });
+      // On a topic's first route the broker may not know the group yet (the instance heartbeats it
+      // and rebalances again); later it is a real failure.
+      const fields = { group: this.consumerGroup, topic };
+      if (firstRoute) this.logger.info('doRebalance, get consumer id list failed', fields);
+      else this.logger.warn('doRebalance, get consumer id list failed', fields);
+      return;
     }
-    if (mqSet === undefined || cidAll === undefined) return;
     const mqAll = [...mqSet].sort(MessageQueue.compare);
     const cids = [...cidAll].sort(javaStringCompare);
     const strategy = this.settings.strategy;

@@ -4,6 +4,7 @@
  */
 
 import { MixAll } from '../../../common/constants.js';
+import { withToJSON } from '../../../common/json-value.js';
 import { MessageConst } from '../../../common/message/message-const.js';
 import { MessageQueue } from '../../../common/message/message-queue.js';
 import { createRequest, type RemotingCommand } from '../../../remoting/protocol/command.js';
@@ -63,7 +64,7 @@ export function parseSendResponse(response: RemotingCommand, ctx: SendAnswerCont
   }
   const header = decodeHeader(SendMessageResponseHeader, response.extFields);
   const region = response.extFields?.[MessageConst.PROPERTY_MSG_REGION];
-  return {
+  return withToJSON({
     sendStatus,
     msgId: ctx.uniqMsgId,
     offsetMsgId: header.msgId,
@@ -72,5 +73,5 @@ export function parseSendResponse(response: RemotingCommand, ctx: SendAnswerCont
     transactionId: header.transactionId,
     regionId: region === undefined || region.length === 0 ? MixAll.DEFAULT_TRACE_REGION_ID : region,
     traceOn: response.extFields?.[MessageConst.PROPERTY_TRACE_SWITCH] !== 'false',
-  };
+  });
 }

@@ -196,6 +196,10 @@ describe('ConsumeMessageConcurrentlyService', () => {
       ],
     );
     assert.ok(host.log.lines('warn').some((r) => String(r.fields.error).includes('listener bug')));
+    // undefined and 'OK' both lack a status: one warn that says what it means, the second at debug.
+    const noStatus = host.log.lines('warn').filter((r) => r.msg.includes('neither CONSUME_SUCCESS'));
+    assert.equal(noStatus.length, 1);
+    assert.match(noStatus[0]?.msg ?? '', /treated as RECONSUME_LATER, so these messages are delivered again/);
     assert.equal(lastOffset(host), 5n);
   });
 
