@@ -10,6 +10,7 @@ import { createAdmin } from '../../admin/admin.js';
 import type { MQAdminExt } from '../../admin/mq-admin-ext.js';
 import type { ClientOptions } from '../../client/client-config.js';
 import type { CliIO } from '../io.js';
+import { tlsOptionOfFlags } from '../tls-flags.js';
 import { type AdminOption, AdminUsageError, type OptionValues } from './options.js';
 
 export interface CommandContext {
@@ -77,6 +78,15 @@ export function resolveCredentials(opts: OptionValues, env: NodeJS.ProcessEnv): 
   return toolsYmlCredentials(env.ROCKETMQ_HOME);
 }
 
+function tlsOf(opts: OptionValues): Pick<ClientOptions, 'tls'> {
+  try {
+    const tls = tlsOptionOfFlags(opts.has('tls'), opts.text('tls-ca'), opts.has('tls-insecure'));
+    return tls === undefined ? {} : { tls };
+  } catch (error) {
+    throw new AdminUsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
 /** The options every client of one command run gets: -n or NAMESRV_ADDR, the account, --tls. */
 export function commandClientOptions(opts: OptionValues, env: NodeJS.ProcessEnv): ClientOptions {
   const credentials = resolveCredentials(opts, env);
@@ -88,7 +98,7 @@ export function commandClientOptions(opts: OptionValues, env: NodeJS.ProcessEnv)
   return {
     namesrvAddr,
     ...(credentials === undefined ? {} : { credentials }),
-    ...(opts.has('tls') ? { tls: true } : {}),
+    ...tlsOf(opts),
   };
 }
 
