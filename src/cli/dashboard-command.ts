@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import type { TlsClientOptions } from '../remoting/transport/tls-settings.js';
 import { DEFAULT_DASHBOARD_HOST, DEFAULT_DASHBOARD_PORT, startHttpServer } from './dashboard-server.js';
 import { CliExitError, type CliIO } from './io.js';
+import { secretKeyOf } from './secret-flags.js';
 import { tlsOptionOfFlags } from './tls-flags.js';
 
 export const DASHBOARD_USAGE = `Usage: rmq dashboard [-n host:port[;host:port]] [options]
@@ -20,7 +21,8 @@ Options:
       --tls-ca <file>        PEM CA the servers' certificates must lead to (implies --tls)
       --tls-insecure         TLS without verifying the servers (implies --tls)
       --access-key <key>     ACL account to sign with (an admin account for changes) [$ROCKETMQ_ACCESS_KEY]
-      --secret-key <key>     its secret [$ROCKETMQ_SECRET_KEY]
+      --secret-key-file <f>  file holding its secret [$RMQ_SECRET_KEY or $ROCKETMQ_SECRET_KEY]
+      --secret-key <key>     its secret on the command line (visible in ps: prefer the file)
       --tps-interval <ms>    period of the live TPS sampling [5000]
   -h, --help                 print this help
 `;
@@ -57,6 +59,7 @@ export async function startDashboardFromArgs(
         'tls-insecure': { type: 'boolean' },
         'access-key': { type: 'string' },
         'secret-key': { type: 'string' },
+        'secret-key-file': { type: 'string' },
         'tps-interval': { type: 'string' },
       },
       strict: true,
@@ -76,7 +79,17 @@ export async function startDashboardFromArgs(
   const host = str('host') ?? DEFAULT_DASHBOARD_HOST;
   const tpsSampleIntervalMs = intFlag('tps-interval', str('tps-interval'), 100, 3_600_000);
   const accessKey = str('access-key') ?? env.ROCKETMQ_ACCESS_KEY;
-  const secretKey = str('secret-key') ?? env.ROCKETMQ_SECRET_KEY;
+  let secretKey: string | undefined;
+  try {
+    secretKey = secretKeyOf(
+      str('secret-key'),
+      str('secret-key-file'),
+      env.RMQ_SECRET_KEY ?? env.ROCKETMQ_SECRET_KEY,
+      (line) => io.err(line),
+    );
+  } catch (error) {
+    throw usageError(error instanceof Error ? error.message : String(error));
+  }
   if ((accessKey === undefined) !== (secretKey === undefined))
     throw usageError('--access-key and --secret-key go together');
 

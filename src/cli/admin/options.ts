@@ -35,8 +35,21 @@ export const COMMON_OPTIONS: readonly AdminOption[] = [
     desc: "PEM file of the CA the servers' certificates must lead to (implies --tls)",
   },
   { long: 'tls-insecure', arg: false, desc: 'TLS without verifying the server (implies --tls)' },
-  { long: 'access-key', arg: true, desc: 'ACL access key [accessKey of $ROCKETMQ_HOME/conf/tools.yml]' },
-  { long: 'secret-key', arg: true, desc: 'ACL secret key [secretKey of $ROCKETMQ_HOME/conf/tools.yml]' },
+  {
+    long: 'access-key',
+    arg: true,
+    desc: 'ACL access key [$RMQ_ACCESS_KEY, else accessKey of $ROCKETMQ_HOME/conf/tools.yml]',
+  },
+  {
+    long: 'secret-key-file',
+    arg: true,
+    desc: 'file holding the ACL secret key [$RMQ_SECRET_KEY, else secretKey of tools.yml]',
+  },
+  {
+    long: 'secret-key',
+    arg: true,
+    desc: 'ACL secret key on the command line (visible in ps: prefer the file)',
+  },
 ];
 
 /** The --json flag of read commands. */
