@@ -4,15 +4,19 @@
 // every request is signed. Run it against `npm start` (or set NAMESRV_ADDR):
 //
 //   node examples/tls.mjs
+import { readFileSync } from 'node:fs';
 import { createProducer, createPushConsumer } from 'rocketmq-ts';
 
 const namesrvAddr = process.env.NAMESRV_ADDR ?? '127.0.0.1:9876';
 const topic = 'ExampleTls';
 const accessKey = process.env.RMQ_ACCESS_KEY;
 const secretKey = process.env.RMQ_SECRET_KEY;
+const ca = process.env.RMQ_TLS_CA;
 const security = {
-  // `true` encrypts and, as upstream's client, trusts any server certificate; `{ ca }` verifies it.
-  tls: true,
+  // `true` verifies the server's certificate against the system CAs, `{ ca }` against yours. The
+  // self-signed test certificate of `npm start` verifies against neither: without RMQ_TLS_CA (a PEM
+  // file) this example only encrypts, as upstream's client does by default.
+  tls: ca ? { ca: readFileSync(ca) } : { rejectUnauthorized: false },
   ...(accessKey && secretKey ? { credentials: { accessKey, secretKey } } : {}),
 };
 

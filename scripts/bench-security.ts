@@ -123,7 +123,7 @@ async function runCase(c: Case, broker: Broker): Promise<Figures> {
     producerGroup: `bench_security_${c.name.replace(/\W/g, '_')}`,
     instanceName: `bench-security-${c.name}-${Date.now()}`,
     ...(c.acl ? { credentials: ACCOUNT } : {}),
-    ...(c.tls ? { tls: true } : {}),
+    ...(c.tls ? { tls: { rejectUnauthorized: false } } : {}),
     logger: QUIET,
   });
   await producer.start();

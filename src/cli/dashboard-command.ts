@@ -3,9 +3,12 @@
  * official one), on http://127.0.0.1:8080/ unless --host/--port say otherwise.
  */
 
+import type { TlsClientOptions } from '../remoting/transport/tls-settings.js';
 import { DEFAULT_DASHBOARD_HOST, DEFAULT_DASHBOARD_PORT, startHttpServer } from './dashboard-server.js';
 import { CliExitError, type CliIO } from './io.js';
 import { parseCliArgs } from './parse-args.js';
+import { secretKeyOf } from './secret-flags.js';
+import { tlsOptionOfFlags } from './tls-flags.js';
 
 export const DASHBOARD_USAGE = `Usage: rmq dashboard [-n host:port[;host:port]] [options]
 
@@ -15,9 +18,12 @@ Options:
   -n, --namesrvAddr <list>   name servers [$NAMESRV_ADDR]
       --host <address>       address to listen on [${DEFAULT_DASHBOARD_HOST}]
       --port <port>          port to listen on [${DEFAULT_DASHBOARD_PORT}]
-      --tls                  connect to name servers and brokers with TLS
+      --tls                  connect to name servers and brokers with TLS, verifying them
+      --tls-ca <file>        PEM CA the servers' certificates must lead to (implies --tls)
+      --tls-insecure         TLS without verifying the servers (implies --tls)
       --access-key <key>     ACL account to sign with (an admin account for changes) [$ROCKETMQ_ACCESS_KEY]
-      --secret-key <key>     its secret [$ROCKETMQ_SECRET_KEY]
+      --secret-key-file <f>  file holding its secret [$RMQ_SECRET_KEY or $ROCKETMQ_SECRET_KEY]
+      --secret-key <key>     its secret on the command line (visible in ps: prefer the file)
       --tps-interval <ms>    period of the live TPS sampling [5000]
   -h, --help                 print this help
 `;
@@ -50,8 +56,11 @@ export async function startDashboardFromArgs(
         host: { type: 'string' },
         port: { type: 'string' },
         tls: { type: 'boolean' },
+        'tls-ca': { type: 'string' },
+        'tls-insecure': { type: 'boolean' },
         'access-key': { type: 'string' },
         'secret-key': { type: 'string' },
+        'secret-key-file': { type: 'string' },
         'tps-interval': { type: 'string' },
       },
       strict: true,
@@ -71,15 +80,33 @@ export async function startDashboardFromArgs(
   const host = str('host') ?? DEFAULT_DASHBOARD_HOST;
   const tpsSampleIntervalMs = intFlag('tps-interval', str('tps-interval'), 100, 3_600_000);
   const accessKey = str('access-key') ?? env.ROCKETMQ_ACCESS_KEY;
-  const secretKey = str('secret-key') ?? env.ROCKETMQ_SECRET_KEY;
+  let secretKey: string | undefined;
+  try {
+    secretKey = secretKeyOf(
+      str('secret-key'),
+      str('secret-key-file'),
+      env.RMQ_SECRET_KEY ?? env.ROCKETMQ_SECRET_KEY,
+      (line) => io.err(line),
+    );
+  } catch (error) {
+    throw usageError(error instanceof Error ? error.message : String(error));
+  }
   if ((accessKey === undefined) !== (secretKey === undefined))
     throw usageError('--access-key and --secret-key go together');
+
+  let tlsOption: { tls?: TlsClientOptions };
+  try {
+    const tls = tlsOptionOfFlags(values.tls === true, str('tls-ca'), values['tls-insecure'] === true);
+    tlsOption = tls === undefined ? {} : { tls };
+  } catch (error) {
+    throw usageError(error instanceof Error ? error.message : String(error));
+  }
 
   // Loaded here: the other commands need not pay for the admin client and the dashboard.
   const { createDashboard } = await import('../admin/dashboard/index.js');
   const dashboard = createDashboard({
     namesrvAddr,
-    ...(values.tls === true ? { tls: true } : {}),
+    ...tlsOption,
     ...(accessKey !== undefined && secretKey !== undefined ? { credentials: { accessKey, secretKey } } : {}),
     ...(tpsSampleIntervalMs === undefined ? {} : { tpsSampleIntervalMs }),
   });

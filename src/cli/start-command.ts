@@ -136,7 +136,9 @@ export async function startFromArgs(argv: readonly string[], io: CliIO): Promise
       : createDashboard({
           namesrvAddr: pair.namesrvAddr,
           clientIP: '127.0.0.1',
-          ...(loaded?.tls?.tlsMode === 'enforcing' ? { tls: true } : {}),
+          // Its own pair on loopback, in this process, serving the test certificate unless
+          // broker.conf names one: encrypted, not authenticated, as the broker's own client.
+          ...(loaded?.tls?.tlsMode === 'enforcing' ? { tls: { rejectUnauthorized: false } } : {}),
           logger: logger.child('dashboard'),
         });
   if (dashboard !== undefined && dashboardServer !== undefined) mountDashboard(dashboardServer, dashboard);

@@ -148,7 +148,7 @@ describe('our clients with tls: true and credentials -> official 4.9.8 name serv
     const producer = createProducer({
       producerGroup: `pg_tls_wrong_${Date.now()}`,
       namesrvAddr: namesrv.addr,
-      tls: true,
+      tls: { rejectUnauthorized: false },
       credentials: { accessKey: ADMIN.accessKey, secretKey: 'not-the-secret' },
       retryTimesWhenSendFailed: 0,
       logger: quiet,
@@ -181,7 +181,7 @@ describe('our clients with tls: true and credentials -> official 4.9.8 name serv
     const producer = createProducer({
       producerGroup: `pg_tls_${Date.now()}`,
       namesrvAddr: namesrv.addr,
-      tls: true,
+      tls: { rejectUnauthorized: false },
       credentials: { ...ADMIN },
       logger: quiet,
       sendMsgTimeout: 10_000,
@@ -206,7 +206,7 @@ describe('our clients with tls: true and credentials -> official 4.9.8 name serv
       consumerGroup: `cg_tls_${Date.now()}`,
       namesrvAddr: namesrv.addr,
       clientIP: '127.0.0.1',
-      tls: true,
+      tls: { rejectUnauthorized: false },
       credentials: { ...ADMIN },
       logger: quiet,
       consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET',

@@ -10,6 +10,8 @@ import { createAdmin } from '../../admin/admin.js';
 import type { MQAdminExt } from '../../admin/mq-admin-ext.js';
 import type { ClientOptions } from '../../client/client-config.js';
 import type { CliIO } from '../io.js';
+import { secretKeyOf } from '../secret-flags.js';
+import { tlsOptionOfFlags } from '../tls-flags.js';
 import { type AdminOption, AdminUsageError, type OptionValues } from './options.js';
 
 export interface CommandContext {
@@ -65,16 +67,36 @@ export function toolsYmlCredentials(home: string | undefined): Credentials | und
 }
 
 /** The account every request is signed with: our flags first, then tools.yml. */
-export function resolveCredentials(opts: OptionValues, env: NodeJS.ProcessEnv): Credentials | undefined {
-  const accessKey = opts.text('access-key');
-  const secretKey = opts.text('secret-key');
+export function resolveCredentials(
+  opts: OptionValues,
+  env: NodeJS.ProcessEnv,
+  warn: (line: string) => void = (line) => process.stderr.write(line),
+): Credentials | undefined {
+  const accessKey = opts.text('access-key') ?? (env.RMQ_ACCESS_KEY === '' ? undefined : env.RMQ_ACCESS_KEY);
+  let secretKey: string | undefined;
+  try {
+    secretKey = secretKeyOf(opts.text('secret-key'), opts.text('secret-key-file'), env.RMQ_SECRET_KEY, warn);
+  } catch (error) {
+    throw new AdminUsageError(error instanceof Error ? error.message : String(error));
+  }
   if (accessKey !== undefined || secretKey !== undefined) {
     if (accessKey === undefined || secretKey === undefined) {
-      throw new AdminUsageError('--access-key and --secret-key go together');
+      throw new AdminUsageError(
+        '--access-key (or RMQ_ACCESS_KEY) and the secret key (--secret-key-file or RMQ_SECRET_KEY) go together',
+      );
     }
     return { accessKey, secretKey };
   }
   return toolsYmlCredentials(env.ROCKETMQ_HOME);
+}
+
+function tlsOf(opts: OptionValues): Pick<ClientOptions, 'tls'> {
+  try {
+    const tls = tlsOptionOfFlags(opts.has('tls'), opts.text('tls-ca'), opts.has('tls-insecure'));
+    return tls === undefined ? {} : { tls };
+  } catch (error) {
+    throw new AdminUsageError(error instanceof Error ? error.message : String(error));
+  }
 }
 
 /** The options every client of one command run gets: -n or NAMESRV_ADDR, the account, --tls. */
@@ -88,7 +110,7 @@ export function commandClientOptions(opts: OptionValues, env: NodeJS.ProcessEnv)
   return {
     namesrvAddr,
     ...(credentials === undefined ? {} : { credentials }),
-    ...(opts.has('tls') ? { tls: true } : {}),
+    ...tlsOf(opts),
   };
 }
 

@@ -28,9 +28,28 @@ export const COMMON_OPTIONS: readonly AdminOption[] = [
     arg: true,
     desc: "Name server address list, eg: '192.168.0.1:9876;192.168.0.2:9876'",
   },
-  { long: 'tls', arg: false, desc: 'connect to name servers and brokers with TLS' },
-  { long: 'access-key', arg: true, desc: 'ACL access key [accessKey of $ROCKETMQ_HOME/conf/tools.yml]' },
-  { long: 'secret-key', arg: true, desc: 'ACL secret key [secretKey of $ROCKETMQ_HOME/conf/tools.yml]' },
+  { long: 'tls', arg: false, desc: "connect with TLS, verifying the server's certificate (system CAs)" },
+  {
+    long: 'tls-ca',
+    arg: true,
+    desc: "PEM file of the CA the servers' certificates must lead to (implies --tls)",
+  },
+  { long: 'tls-insecure', arg: false, desc: 'TLS without verifying the server (implies --tls)' },
+  {
+    long: 'access-key',
+    arg: true,
+    desc: 'ACL access key [$RMQ_ACCESS_KEY, else accessKey of $ROCKETMQ_HOME/conf/tools.yml]',
+  },
+  {
+    long: 'secret-key-file',
+    arg: true,
+    desc: 'file holding the ACL secret key [$RMQ_SECRET_KEY, else secretKey of tools.yml]',
+  },
+  {
+    long: 'secret-key',
+    arg: true,
+    desc: 'ACL secret key on the command line (visible in ps: prefer the file)',
+  },
 ];
 
 /** The --json flag of read commands. */

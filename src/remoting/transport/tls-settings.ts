@@ -119,13 +119,13 @@ export function tlsServerSettings(overrides: Partial<TlsServerSettings> = {}): T
 export type PemInput = string | Buffer | ReadonlyArray<string | Buffer>;
 
 /**
- * How a client connects with TLS. Upstream's client trusts any server certificate by default
- * (`tls.client.authServer=false`; brokers serve a self-signed test certificate by default), and so
- * does this one unless `ca` is given or `authServer` is true. No client checks the server's host
- * name unless `verifyHostname` is true: upstream has no host name check at all.
+ * How a client connects with TLS. As node:tls, the server's certificate chain is verified by
+ * default (against `ca`, else the system CAs); `rejectUnauthorized: false` accepts any server, which
+ * is upstream's client default (`tls.client.authServer=false`, brokers serving a self-signed test
+ * certificate). The host name is checked only with `verifyHostname`: upstream has no such check.
  */
 export interface TlsClientOptions {
-  /** CA certificates the server's chain must lead to; giving them turns authServer on. */
+  /** CA certificates the server's chain must lead to (default: the system CAs). */
   ca?: PemInput | undefined;
   /** Client certificate chain for servers that ask for one (mutual TLS). */
   cert?: PemInput | undefined;
@@ -134,9 +134,11 @@ export interface TlsClientOptions {
   /** Passphrase of an encrypted `key`. */
   passphrase?: string | undefined;
   /**
-   * Verify the server's certificate chain (`tls.client.authServer`), against `ca` or else the
-   * system CAs. Default: true when `ca` is given, false otherwise.
+   * Verify the server's certificate chain, against `ca` or else the system CAs [true], node:tls's
+   * name for it. `false` accepts any server certificate: encryption without authentication.
    */
+  rejectUnauthorized?: boolean | undefined;
+  /** Upstream's name for rejectUnauthorized (`tls.client.authServer`); the two must agree. */
   authServer?: boolean | undefined;
   /** Also check that the certificate names the host connected to (or `servername`) [false]. */
   verifyHostname?: boolean | undefined;
@@ -175,13 +177,21 @@ export function tlsClientSettings(
   checkOptionalString('tls.passphrase', o.passphrase);
   checkOptionalString('tls.servername', o.servername);
   if (o.authServer !== undefined) checkBoolean('tls.authServer', o.authServer);
+  if (o.rejectUnauthorized !== undefined) checkBoolean('tls.rejectUnauthorized', o.rejectUnauthorized);
+  if (
+    o.authServer !== undefined &&
+    o.rejectUnauthorized !== undefined &&
+    o.authServer !== o.rejectUnauthorized
+  ) {
+    throw new ValidationError('tls.authServer and tls.rejectUnauthorized say the same thing: give one');
+  }
   if (o.verifyHostname !== undefined) checkBoolean('tls.verifyHostname', o.verifyHostname);
   if ((o.cert === undefined) !== (o.key === undefined)) {
     throw new ValidationError('tls.cert and tls.key go together: give both or neither');
   }
-  const authServer = o.authServer ?? o.ca !== undefined;
+  const authServer = o.rejectUnauthorized ?? o.authServer ?? true;
   if (o.verifyHostname === true && !authServer) {
-    throw new ValidationError('tls.verifyHostname needs the server verified: give tls.ca or tls.authServer');
+    throw new ValidationError('tls.verifyHostname needs the server verified: drop rejectUnauthorized: false');
   }
   return {
     ca: o.ca,

@@ -1,5 +1,6 @@
 /**
- * TLS end to end on our name server and broker: producers and push consumers with `tls: true`
+ * TLS end to end on our name server and broker: producers and push consumers with TLS (the test
+ * certificate, so `rejectUnauthorized: false`)
  * against enforcing and permissive servers (main and VIP ports), plaintext refused where it must be,
  * and the tls.* keys of broker.conf / namesrv.conf reaching `rmq start` and `rmq namesrv`.
  */
@@ -67,7 +68,7 @@ async function sendAndConsume(embedded: Embedded, producer: Producer, count: num
     clientIP: '127.0.0.1',
     instanceName: unique('inst'),
     logger: quiet,
-    tls: true,
+    tls: { rejectUnauthorized: false },
     consumeFromWhere: 'CONSUME_FROM_FIRST_OFFSET',
     rebalanceWaitInterval: 1000,
     pollNameServerInterval: 1000,
@@ -99,7 +100,7 @@ async function sendAndConsume(embedded: Embedded, producer: Producer, count: num
 test('enforcing: TLS producer and push consumer work, a plaintext producer is refused', LIMIT, async () => {
   const embedded = await startEmbedded({ tls: { tlsMode: 'enforcing' }, logger: quiet });
   try {
-    await sendAndConsume(embedded, producerOf(embedded, { tls: true }), 5);
+    await sendAndConsume(embedded, producerOf(embedded, { tls: { rejectUnauthorized: false } }), 5);
     const plain = producerOf(embedded, { mqClientApiTimeout: 1000 });
     await plain.start();
     try {
@@ -115,7 +116,7 @@ test('enforcing: TLS producer and push consumer work, a plaintext producer is re
 test('permissive (the default): TLS and plaintext clients on the same ports', LIMIT, async () => {
   const embedded = await startEmbedded({ logger: quiet });
   try {
-    await sendAndConsume(embedded, producerOf(embedded, { tls: true }), 3);
+    await sendAndConsume(embedded, producerOf(embedded, { tls: { rejectUnauthorized: false } }), 3);
     await sendAndConsume(embedded, producerOf(embedded), 3);
   } finally {
     await embedded.close();
@@ -131,7 +132,10 @@ test('enforcing covers the VIP channel (listenPort - 2) too', LIMIT, async () =>
     tls: { tlsMode: 'enforcing' },
     logger: quiet,
   });
-  const tls = new RemotingClient({ tls: tlsClientSettings(true) }, { logger: quiet });
+  const tls = new RemotingClient(
+    { tls: tlsClientSettings({ rejectUnauthorized: false }) },
+    { logger: quiet },
+  );
   const plain = new RemotingClient({}, { logger: quiet });
   try {
     const vip = pair.broker.vipAddress?.address ?? '';
@@ -180,7 +184,10 @@ test(
       ],
       { out: (text: string) => output.push(text), err: () => {} },
     );
-    const tls = new RemotingClient({ tls: tlsClientSettings(true) }, { logger: quiet });
+    const tls = new RemotingClient(
+      { tls: tlsClientSettings({ rejectUnauthorized: false }) },
+      { logger: quiet },
+    );
     const plain = new RemotingClient({}, { logger: quiet });
     try {
       assert.deepEqual(await clusterInfo(tls, pair.namesrvAddr), ['broker-tls']);
@@ -202,7 +209,10 @@ test('rmq namesrv -c namesrv.conf: tls keys are read, a bad one is refused', LIM
     err: () => {},
   });
   const address = namesrv.address?.address ?? '';
-  const tls = new RemotingClient({ tls: tlsClientSettings(true), connectTimeoutMs: 2000 }, { logger: quiet });
+  const tls = new RemotingClient(
+    { tls: tlsClientSettings({ rejectUnauthorized: false }), connectTimeoutMs: 2000 },
+    { logger: quiet },
+  );
   const plain = new RemotingClient({}, { logger: quiet });
   try {
     assert.equal(namesrv.remotingServer.settings.tls.tlsMode, 'disabled');

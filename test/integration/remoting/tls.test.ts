@@ -57,6 +57,9 @@ async function startServer(tls: Partial<TlsServerSettings>, idleSeconds?: number
   return { server, address: bound.address, port: bound.port, records };
 }
 
+/** TLS that accepts any server: the test certificate is made per process, no CA to give. */
+const INSECURE: TlsClientOptions = { rejectUnauthorized: false };
+
 function newClient(tls?: boolean | TlsClientOptions, settings: Partial<RemotingClientSettings> = {}) {
   const client = new RemotingClient(
     { connectTimeoutMs: 5000, ...settings, tls: tlsClientSettings(tls) },
@@ -108,7 +111,7 @@ describe('tlsMode on one port', () => {
   test('permissive (the default) serves TLS and plaintext side by side', LIMIT, async () => {
     const { server, address } = await startServer({});
     const accepted = nextConnection(server);
-    assert.equal(await echo(newClient(true), address), 'hi');
+    assert.equal(await echo(newClient(INSECURE), address), 'hi');
     assert.equal((await accepted).stream.constructor.name, 'TLSSocket');
     assert.equal((await accepted).remoteAddress.startsWith('127.0.0.1:'), true);
     const plainAccepted = nextConnection(server);
@@ -125,12 +128,12 @@ describe('tlsMode on one port', () => {
     );
     assert.ok(line);
     assert.match(String(line.fields.remoteAddress), /^127\.0\.0\.1:\d+$/);
-    assert.equal(await echo(newClient(true), address), 'hi');
+    assert.equal(await echo(newClient(INSECURE), address), 'hi');
   });
 
   test('disabled refuses a ClientHello, serves plaintext', LIMIT, async () => {
     const { address, records } = await startServer({ tlsMode: 'disabled' });
-    await assert.rejects(echo(newClient(true), address), RemotingConnectError);
+    await assert.rejects(echo(newClient(INSECURE), address), RemotingConnectError);
     assert.equal(
       warnings(records, /SSL connection while this server is running in SSL disabled mode/).length,
       1,
@@ -150,7 +153,7 @@ describe('tlsMode on one port', () => {
       const permissive = await startServer({});
       await closed(await rawSocket(permissive.port, garbage));
       assert.equal(await echo(newClient(), permissive.address), 'hi', 'the server still serves');
-      assert.equal(await echo(newClient(true), permissive.address), 'hi');
+      assert.equal(await echo(newClient(INSECURE), permissive.address), 'hi');
     },
   );
 
@@ -199,7 +202,7 @@ describe('handshakes that do not finish', () => {
       await Promise.all(sockets.map(closed));
       assert.equal(warnings(records, /TLS handshake not finished/).length, 1);
       assert.equal(server.connections.size, 0);
-      assert.equal(await echo(newClient(true), address), 'hi');
+      assert.equal(await echo(newClient(INSECURE), address), 'hi');
     },
   );
 
@@ -209,7 +212,7 @@ describe('handshakes that do not finish', () => {
     const bogus = Buffer.concat([Buffer.of(0x16, 0x03, 0x01, 0x00, 0x20), Buffer.alloc(32, 0x42)]);
     await closed(await rawSocket(port, bogus));
     assert.equal(warnings(records, /TLS handshake failed/).length, 1);
-    assert.equal(await echo(newClient(true), address), 'hi');
+    assert.equal(await echo(newClient(INSECURE), address), 'hi');
   });
 });
 
@@ -236,7 +239,8 @@ describe('certificates from files', () => {
       );
       await assert.rejects(echo(newClient({ ca: pki.untrusted.cert }), address), RemotingConnectError);
       await assert.rejects(echo(newClient({ authServer: true }), address), RemotingConnectError);
-      assert.equal(await echo(newClient(true), address), 'hi', 'tls: true trusts any server, as upstream');
+      await assert.rejects(echo(newClient(true), address), RemotingConnectError, 'tls: true verifies');
+      assert.equal(await echo(newClient(INSECURE), address), 'hi', 'rejectUnauthorized: false trusts any');
     },
   );
 
@@ -286,13 +290,13 @@ describe('client certificates (tls.server.need.client.auth)', () => {
     tlsServerAuthClient: authClient,
     tlsServerTrustCertPath: pki.caPath,
   });
-  const signed = { cert: pki.client.cert, key: pki.client.key };
-  const intruder = { cert: pki.untrusted.cert, key: pki.untrusted.key };
+  const signed = { ca: pki.ca, cert: pki.client.cert, key: pki.client.key };
+  const intruder = { ca: pki.ca, cert: pki.untrusted.cert, key: pki.untrusted.key };
 
   test('require + authClient: a certificate the CA signed, nothing else', LIMIT, async () => {
     const { address, records } = await startServer(mtls('require', true));
     assert.equal(await echo(newClient(signed), address), 'hi');
-    await assert.rejects(echo(newClient(true), address), refusedConnection);
+    await assert.rejects(echo(newClient(INSECURE), address), refusedConnection);
     await assert.rejects(echo(newClient(intruder), address), refusedConnection);
     assert.equal(warnings(records, /no client certificate/).length, 1);
     assert.equal(warnings(records, /client certificate not trusted/).length, 1);
@@ -300,7 +304,7 @@ describe('client certificates (tls.server.need.client.auth)', () => {
 
   test('optional + authClient: no certificate is fine, an untrusted one is not', LIMIT, async () => {
     const { address } = await startServer(mtls('optional', true));
-    assert.equal(await echo(newClient(true), address), 'hi');
+    assert.equal(await echo(newClient(INSECURE), address), 'hi');
     assert.equal(await echo(newClient(signed), address), 'hi');
     await assert.rejects(echo(newClient(intruder), address), refusedConnection);
   });
@@ -308,7 +312,7 @@ describe('client certificates (tls.server.need.client.auth)', () => {
   test('require without authClient: any certificate, as upstream trusts every client', LIMIT, async () => {
     const { address } = await startServer(mtls('require', false));
     assert.equal(await echo(newClient(intruder), address), 'hi');
-    await assert.rejects(echo(newClient(true), address), refusedConnection);
+    await assert.rejects(echo(newClient(INSECURE), address), refusedConnection);
   });
 });
 
@@ -353,7 +357,7 @@ describe('client connect', () => {
       tlsServerNeedClientAuth: 'require',
     });
     const accepted = nextConnection(server);
-    await echo(newClient({ cert: pki.client.cert, key: pki.client.key }), address);
+    await echo(newClient({ ca: pki.ca, cert: pki.client.cert, key: pki.client.key }), address);
     const peer = ((await accepted).stream as TLSSocket).getPeerCertificate();
     assert.equal(peer.subject?.CN, 'client');
   });

@@ -199,7 +199,7 @@ describe('tls.config.file', () => {
 });
 
 describe('client options', () => {
-  test('true trusts any server (upstream authServer=false); a CA turns verification on', () => {
+  test('true verifies the server, as node:tls; rejectUnauthorized: false (or authServer: false) does not', () => {
     assert.equal(tlsClientSettings(undefined), undefined);
     assert.equal(tlsClientSettings(false), undefined);
     assert.deepEqual(tlsClientSettings(true), {
@@ -207,11 +207,21 @@ describe('client options', () => {
       cert: undefined,
       key: undefined,
       passphrase: undefined,
-      authServer: false,
+      authServer: true,
       verifyHostname: false,
       servername: undefined,
     });
     assert.equal(tlsClientSettings({ ca: 'PEM' })?.authServer, true);
+    assert.equal(tlsClientSettings({ rejectUnauthorized: false })?.authServer, false);
+    assert.equal(tlsClientSettings({ rejectUnauthorized: true })?.authServer, true);
+    assert.throws(
+      () => tlsClientSettings({ rejectUnauthorized: false, authServer: true }),
+      /say the same thing/,
+    );
+    assert.throws(
+      () => tlsClientSettings({ rejectUnauthorized: false, verifyHostname: true }),
+      /verifyHostname/,
+    );
     assert.equal(tlsClientSettings({ ca: 'PEM', authServer: false })?.authServer, false);
     assert.equal(tlsClientSettings({ authServer: true })?.authServer, true);
   });
@@ -230,7 +240,10 @@ describe('client options', () => {
 
   test('inconsistent options are refused', () => {
     assert.throws(() => tlsClientSettings({ cert: 'PEM' }), /cert and tls\.key go together/);
-    assert.throws(() => tlsClientSettings({ verifyHostname: true }), /verifyHostname needs/);
+    assert.throws(
+      () => tlsClientSettings({ verifyHostname: true, authServer: false }),
+      /verifyHostname needs/,
+    );
     assert.throws(() => tlsClientSettings({ ca: 42 as never }), /tls\.ca must be PEM/);
   });
 
