@@ -183,6 +183,8 @@ export class BrokerController implements BrokerContext {
   private registration: Promise<void> = Promise.resolve();
   /** Topics created or changed by sends, registered in batches. */
   private readonly changedTopics: ChangedTopicRegistration;
+  /** Increments registered so far: each gets a version of its own (incrementVersion). */
+  private changedTopicBatches = 0n;
   private boundPort: number | undefined;
   private lastMasterAddr: string | undefined;
   private lastHaMasterAddr: string | undefined;
@@ -630,7 +632,8 @@ export class BrokerController implements BrokerContext {
     return this.serialized(async () => {
       const table = new Map<string, TopicConfig>();
       for (const [name, config] of topics) table.set(name, { ...config });
-      const dataVersion = incrementVersion(this.topicConfigManager.dataVersion);
+      this.changedTopicBatches += 1n;
+      const dataVersion = incrementVersion(this.topicConfigManager.dataVersion, this.changedTopicBatches);
       await this.doRegisterBrokerAll(
         false,
         true,

@@ -17,11 +17,15 @@ import type { DataVersion } from '../../common/protocol/data-version.js';
 import type { TopicConfig } from '../../common/protocol/topic-config.js';
 
 /**
- * The broker's current version with its timestamp moved by 1 ms: no version of the table equals it
- * (the table's next version has the next counter), so the name server records "not the whole table".
+ * A version for the `batch`-th increment (1, 2, ...): the broker's current version with its timestamp
+ * moved by `batch` ms. No version of the table equals it (the table's versions differ in counter or
+ * in timestamp), and no two increments share one: the name server skips a registration whose version
+ * equals the one it holds. With one offset for every batch, retry topics created by concurrent
+ * consumers' heartbeats were seen to lose their routes until the next periodic registration
+ * (test/integration/client/push-consumer-retry.test.ts, the DLQ case).
  */
-export function incrementVersion(version: DataVersion): DataVersion {
-  return { timestamp: version.timestamp + 1n, counter: version.counter };
+export function incrementVersion(version: DataVersion, batch: bigint): DataVersion {
+  return { timestamp: version.timestamp + batch, counter: version.counter };
 }
 
 export interface ChangedTopicRegistrationOptions {
