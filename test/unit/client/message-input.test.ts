@@ -140,8 +140,11 @@ describe('bad single messages name the field', () => {
     rejects(() => prepare(text), /DELAY/);
     const noBody = new Message('T');
     rejects(() => prepare(noBody), /body/);
-    const stringBody = new Message('T', 'text' as unknown as Buffer);
+    // The constructor takes a string body (as UTF-8); the field itself must hold bytes.
+    const stringBody = new Message('T');
+    stringBody.body = 'text' as unknown as Buffer;
     rejects(() => prepare(stringBody), /body/);
+    assert.deepEqual(new Message('T', 'text').body, Buffer.from('text'));
     const numericTopic = new Message(7 as unknown as string, Buffer.from('x'));
     rejects(() => prepare(numericTopic), /topic/);
     const oddValue = new Message('T', Buffer.from('x'));
