@@ -9,18 +9,13 @@ import { join } from 'node:path';
 import type { BrokerConfigOverrides } from '../../src/broker/broker-config.js';
 import { createLogger } from '../../src/common/logger.js';
 import { decodeOffsetMsgId } from '../../src/common/message/message-id.js';
-import { messageProperties2String } from '../../src/common/message/properties.js';
 import { type Standalone, startStandalone } from '../../src/embedded/standalone.js';
-import { createRequest } from '../../src/remoting/protocol/command.js';
-import { decodeHeader, encodeHeader } from '../../src/remoting/protocol/header-schema.js';
-import {
-  SendMessageRequestHeader,
-  SendMessageResponseHeader,
-} from '../../src/remoting/protocol/headers/index.js';
-import { RequestCode } from '../../src/remoting/protocol/request-code.js';
+import { decodeHeader } from '../../src/remoting/protocol/header-schema.js';
+import { SendMessageResponseHeader } from '../../src/remoting/protocol/headers/index.js';
 import { AclClientRPCHook } from '../../src/remoting/transport/acl-client-rpc-hook.js';
 import { RemotingClient } from '../../src/remoting/transport/index.js';
 import type { AttackVerdict } from './attack-class.js';
+import { sendToTopic } from './raw-requests.js';
 
 export const silent = createLogger('attack', { level: 'silent' });
 
@@ -103,10 +98,7 @@ export interface Stored {
   readonly queueOffset: bigint;
 }
 
-/**
- * A SEND_MESSAGE to queue 0 with the properties as given, system ones included (a hostile producer
- * is not bound by our client's refusal to set UNIQ_KEY).
- */
+/** sendToTopic, answered: where the message was stored. */
 export async function rawSend(
   client: RemotingClient,
   brokerAddr: string,
@@ -114,24 +106,7 @@ export async function rawSend(
   body: Buffer,
   properties: ReadonlyMap<string, string>,
 ): Promise<Stored> {
-  const request = createRequest(RequestCode.SEND_MESSAGE, {
-    extFields: encodeHeader(SendMessageRequestHeader, {
-      producerGroup: 'attack_pg',
-      topic,
-      defaultTopic: 'TBW102',
-      defaultTopicQueueNums: 4,
-      queueId: 0,
-      sysFlag: 0,
-      bornTimestamp: BigInt(Date.now()),
-      flag: 0,
-      properties: messageProperties2String(properties),
-      reconsumeTimes: 0,
-      unitMode: false,
-      batch: false,
-      maxReconsumeTimes: undefined,
-    } as SendMessageRequestHeader),
-    body,
-  });
+  const request = sendToTopic(topic, body, properties);
   const response = await client.invoke(brokerAddr, request);
   if (response.code !== 0) throw new Error(`send to ${topic} failed: ${response.code} ${response.remark}`);
   const h = decodeHeader(SendMessageResponseHeader, response.extFields);

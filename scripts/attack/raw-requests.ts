@@ -14,8 +14,16 @@ import {
 } from '../../src/remoting/protocol/headers/index.js';
 import { RequestCode } from '../../src/remoting/protocol/request-code.js';
 
-/** SEND_MESSAGE of a small body to `topic` on queue 0, auto-creating it from TBW102 as a producer does. */
-export function sendToTopic(topic: string, body = 'x'): RemotingCommand {
+/**
+ * SEND_MESSAGE of `body` to `topic` on queue 0, auto-creating it from TBW102 as a producer does, with
+ * the properties as given, system ones included (a hostile producer is not bound by our client's
+ * refusal to set UNIQ_KEY).
+ */
+export function sendToTopic(
+  topic: string,
+  body: string | Buffer = 'x',
+  properties: ReadonlyMap<string, string> = new Map([['WAIT', 'true']]),
+): RemotingCommand {
   return createRequest(RequestCode.SEND_MESSAGE, {
     extFields: encodeHeader(SendMessageRequestHeader, {
       producerGroup: 'attack_pg',
@@ -26,7 +34,7 @@ export function sendToTopic(topic: string, body = 'x'): RemotingCommand {
       sysFlag: 0,
       bornTimestamp: BigInt(Date.now()),
       flag: 0,
-      properties: messageProperties2String(new Map([['WAIT', 'true']])),
+      properties: messageProperties2String(properties),
       reconsumeTimes: 0,
       unitMode: false,
       batch: false,
