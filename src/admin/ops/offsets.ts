@@ -15,7 +15,7 @@ import { MixAll } from '../../common/constants.js';
 import { MessageQueue } from '../../common/message/message-queue.js';
 import { checkGroupArg, checkTopicArg } from '../../common/validators.js';
 import { ResponseCode } from '../../remoting/protocol/response-code.js';
-import { type AdminContext, nonEmpty, selectBrokerAddr } from '../admin-context.js';
+import { type AdminContext, selectBrokerAddr } from '../admin-context.js';
 import type { RollbackStats } from '../mq-admin-ext.js';
 import {
   buildCloneGroupOffsetRequest,
