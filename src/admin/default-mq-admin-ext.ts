@@ -18,6 +18,7 @@ import { MessageQueue } from '../common/message/message-queue.js';
 import type { ConsumeMessageDirectlyResult } from '../common/protocol/consume-message-directly-result.js';
 import type { TopicConfig } from '../common/protocol/topic-config.js';
 import type { TopicList } from '../common/protocol/topic-list.js';
+import { checkGroupArg, checkTopicArg } from '../common/validators.js';
 import { ResponseCode } from '../remoting/protocol/response-code.js';
 import { AdminContext, nonEmpty, SLOW_CALL_FACTOR } from './admin-context.js';
 import { type AdminOptions, type ResolvedAdminOptions, resolveAdminOptions } from './admin-options.js';
@@ -130,6 +131,7 @@ export class DefaultMQAdminExt extends MQAdminFacade implements MQAdminExt {
     topic: string,
     options?: AdminCallOptions,
   ): Promise<TopicConfig | undefined> {
+    checkTopicArg('topic', topic);
     return (await this.getAllTopicConfig(brokerAddr, options)).topicConfigTable.get(topic);
   }
 
@@ -169,7 +171,7 @@ export class DefaultMQAdminExt extends MQAdminFacade implements MQAdminExt {
   }
 
   examineTopicRouteInfo(topic: string, options?: AdminCallOptions): Promise<TopicRouteData> {
-    return this.run(options, (call) => this.ctx.routeOf(topic, call));
+    return this.run(options, (call) => this.ctx.routeOf(checkTopicArg('topic', topic), call));
   }
 
   examineTopicStats(topic: string, options?: AdminCallOptions): Promise<TopicStatsTable> {
@@ -201,6 +203,7 @@ export class DefaultMQAdminExt extends MQAdminFacade implements MQAdminExt {
     group: string,
     options?: AdminCallOptions,
   ): Promise<SubscriptionGroupConfig | undefined> {
+    checkGroupArg('group', group);
     return (await this.getAllSubscriptionGroup(brokerAddr, options)).subscriptionGroupTable.get(group);
   }
 
@@ -368,7 +371,7 @@ export class DefaultMQAdminExt extends MQAdminFacade implements MQAdminExt {
 
   queryMessageByUniqKey(topic: string, uniqKey: string, options?: AdminCallOptions): Promise<MessageExt> {
     return this.run(options, async (call) => {
-      nonEmpty('topic', topic);
+      checkTopicArg('topic', topic);
       const found = await this.running().admin.queryMessageByUniqKey(
         topic,
         nonEmpty('uniqKey', uniqKey),
@@ -394,8 +397,9 @@ export class DefaultMQAdminExt extends MQAdminFacade implements MQAdminExt {
         throw new ValidationError(`queueId must be an integer >= 0, got ${queueId}`, -1);
       if (!Number.isInteger(count) || count <= 0)
         throw new ValidationError(`count must be an integer > 0, got ${count}`, -1);
+      if (consumerGroup !== undefined) checkGroupArg('consumerGroup', consumerGroup);
       return brokers.queryConsumeQueue(this.ctx, call, brokerAddr, {
-        topic: nonEmpty('topic', topic),
+        topic: checkTopicArg('topic', topic),
         queueId,
         index: long('index', index),
         count,

@@ -7,6 +7,7 @@
 import { ValidationError } from '../common/errors.js';
 import type { MessageExt } from '../common/message/message.js';
 import { MessageQueue } from '../common/message/message-queue.js';
+import { checkTopicArg } from '../common/validators.js';
 import { ResponseCode } from '../remoting/protocol/response-code.js';
 import { type ClientConfig, withNamespaceOf, withoutNamespaceOf } from './client-config.js';
 import { MQClientError } from './errors.js';
@@ -130,6 +131,7 @@ export class NamespacedAdmin implements MQAdmin {
     return this.run(async () => {
       if (typeof msgId !== 'string' || msgId.length === 0)
         throw new ValidationError('msgId must be a non-empty string', -1);
+      if (options.topic !== undefined) checkTopicArg('topic', options.topic);
       const admin = this.admin();
       const call = this.call(options);
       if (options.topic !== undefined) {
@@ -168,6 +170,7 @@ export class NamespacedAdmin implements MQAdmin {
     return this.run(async () => {
       if (typeof key !== 'string' || key.length === 0)
         throw new ValidationError('key must be a non-empty string', -1);
+      checkTopicArg('topic', topic);
       if (!Number.isInteger(maxNum) || maxNum <= 0)
         throw new ValidationError(`maxNum must be an integer > 0, got ${maxNum}`, -1);
       const result = await this.admin().queryMessage(
@@ -202,7 +205,8 @@ export class NamespacedAdmin implements MQAdmin {
 
   private wire(mq: MessageQueue): MessageQueue {
     if (!(mq instanceof MessageQueue)) throw new ValidationError('mq must be a MessageQueue', -1);
-    return new MessageQueue(withNamespaceOf(this.config, mq.topic), mq.brokerName, mq.queueId);
+    const topic = withNamespaceOf(this.config, checkTopicArg('mq.topic', mq.topic));
+    return new MessageQueue(topic, mq.brokerName, mq.queueId);
   }
 
   private user(msg: MessageExt): MessageExt {

@@ -133,6 +133,32 @@ export function checkGroup(group: string | undefined): asserts group is string {
   }
 }
 
+/** Runs a shared check (whose text names a topic or group, as upstream's does) under the argument's name. */
+function checkedAs(name: string, check: () => void): void {
+  try {
+    check();
+  } catch (error) {
+    if (error instanceof ValidationError)
+      throw new ValidationError(`${name}: ${error.message}`, error.responseCode);
+    throw error;
+  }
+}
+
+/**
+ * A topic argument under the producer's rules (`checkTopic`), `name` leading the text. Not a string
+ * reads as blank, so plain JavaScript callers get the same error.
+ */
+export function checkTopicArg(name: string, value: unknown): string {
+  checkedAs(name, () => checkTopic(typeof value === 'string' ? value : undefined));
+  return value as string;
+}
+
+/** A group argument under the producer's rules (`checkGroup`), `name` leading the text. */
+export function checkGroupArg(name: string, value: unknown): string {
+  checkedAs(name, () => checkGroup(typeof value === 'string' ? value : undefined));
+  return value as string;
+}
+
 /** `TopicValidator.isSystemTopic`: a fixed system topic, one of `extraSystemTopics`, or `rmq_sys_*`. */
 export function isSystemTopic(topic: string, extraSystemTopics?: ReadonlySet<string>): boolean {
   return (

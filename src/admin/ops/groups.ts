@@ -11,6 +11,7 @@ import {
   createSubscriptionGroupConfig,
   type SubscriptionGroupWrapper,
 } from '../../common/protocol/subscription-group-config.js';
+import { checkGroupArg, checkTopicArg } from '../../common/validators.js';
 import { ResponseCode } from '../../remoting/protocol/response-code.js';
 import { type AdminContext, nonEmpty } from '../admin-context.js';
 import type {
@@ -60,7 +61,7 @@ export function createAndUpdateSubscriptionGroupConfig(
   input: SubscriptionGroupConfigInput,
 ): Promise<void> {
   const { groupName, ...fields } = input;
-  const config = createSubscriptionGroupConfig(nonEmpty('groupName', groupName), fields);
+  const config = createSubscriptionGroupConfig(checkGroupArg('groupName', groupName), fields);
   return ctx.onBroker(
     brokerAddr,
     buildUpdateAndCreateSubscriptionGroupRequest(config),
@@ -92,7 +93,7 @@ export function deleteSubscriptionGroup(
 ): Promise<void> {
   return ctx.onBroker(
     brokerAddr,
-    buildDeleteSubscriptionGroupRequest(nonEmpty('groupName', groupName), removeOffset),
+    buildDeleteSubscriptionGroupRequest(checkGroupArg('groupName', groupName), removeOffset),
     parseDeleteSubscriptionGroupResponse,
     call,
     { group: groupName },
@@ -106,7 +107,8 @@ export async function examineConsumeStats(
   consumerGroup: string,
   topic: string | undefined,
 ): Promise<ConsumeStats> {
-  nonEmpty('consumerGroup', consumerGroup);
+  checkGroupArg('consumerGroup', consumerGroup);
+  if (topic !== undefined) checkTopicArg('topic', topic);
   const route = await ctx.routeOf(MixAll.getRetryTopic(consumerGroup), call);
   const subject = { group: consumerGroup, topic };
   const all = await Promise.all(
@@ -144,7 +146,7 @@ export async function examineConsumerConnectionInfo(
   consumerGroup: string,
   brokerAddr: string | undefined,
 ): Promise<ConsumerConnection> {
-  nonEmpty('consumerGroup', consumerGroup);
+  checkGroupArg('consumerGroup', consumerGroup);
   let addr = brokerAddr;
   if (addr === undefined) {
     const addrs = ctx.routeBrokerAddrs(await ctx.routeOf(MixAll.getRetryTopic(consumerGroup), call));
@@ -173,7 +175,8 @@ export async function examineProducerConnectionInfo(
   producerGroup: string,
   topic: string,
 ): Promise<ProducerConnection> {
-  nonEmpty('producerGroup', producerGroup);
+  checkGroupArg('producerGroup', producerGroup);
+  checkTopicArg('topic', topic);
   const addrs = ctx.routeBrokerAddrs(await ctx.routeOf(topic, call));
   const addr = addrs[Math.floor(Math.random() * addrs.length)];
   const notOnline = () =>
@@ -200,7 +203,7 @@ export async function getConsumerRunningInfo(
   clientId: string,
   jstack: boolean,
 ): Promise<ConsumerRunningInfo> {
-  nonEmpty('consumerGroup', consumerGroup);
+  checkGroupArg('consumerGroup', consumerGroup);
   nonEmpty('clientId', clientId);
   const addr = ctx.routeBrokerAddrs(await ctx.routeOf(MixAll.getRetryTopic(consumerGroup), call))[0];
   if (addr === undefined) {
@@ -240,8 +243,9 @@ export async function consumeMessageDirectly(
   msgId: string,
   topic: string | undefined,
 ): Promise<ConsumeMessageDirectlyResult> {
-  nonEmpty('consumerGroup', consumerGroup);
+  checkGroupArg('consumerGroup', consumerGroup);
   nonEmpty('clientId', clientId);
+  if (topic !== undefined) checkTopicArg('topic', topic);
   const msg = await ctx.queries.viewMessage(msgId, { topic, timeoutMs: call.timeoutMs, signal: call.signal });
   return ctx.onBroker(
     hostToString(msg.storeHost),

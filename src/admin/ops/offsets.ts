@@ -13,8 +13,9 @@ import {
 } from '../../client/instance/requests/queue-offsets.js';
 import { MixAll } from '../../common/constants.js';
 import { MessageQueue } from '../../common/message/message-queue.js';
+import { checkGroupArg, checkTopicArg } from '../../common/validators.js';
 import { ResponseCode } from '../../remoting/protocol/response-code.js';
-import { type AdminContext, nonEmpty, selectBrokerAddr } from '../admin-context.js';
+import { type AdminContext, selectBrokerAddr } from '../admin-context.js';
 import type { RollbackStats } from '../mq-admin-ext.js';
 import {
   buildCloneGroupOffsetRequest,
@@ -39,7 +40,8 @@ export async function resetOffsetByTimestamp(
   timestamp: bigint,
   isForce: boolean,
 ): Promise<Array<[MessageQueue, bigint]>> {
-  nonEmpty('group', group);
+  checkGroupArg('group', group);
+  checkTopicArg('topic', topic);
   const route = await ctx.routeOf(topic, call);
   const tables = await Promise.all(
     ctx
@@ -111,7 +113,8 @@ export async function resetOffsetByTimestampOld(
   timestamp: bigint,
   force: boolean,
 ): Promise<RollbackStats[]> {
-  nonEmpty('consumerGroup', group);
+  checkGroupArg('consumerGroup', group);
+  checkTopicArg('topic', topic);
   const route = await ctx.routeOf(topic, call);
   const out: RollbackStats[] = [];
   for (const bd of route.brokerDatas) {
@@ -179,7 +182,10 @@ export function updateConsumeOffset(
   mq: MessageQueue,
   offset: bigint,
 ): Promise<void> {
-  const subject = { topic: mq.topic, group: nonEmpty('consumerGroup', group) };
+  const subject = {
+    topic: checkTopicArg('mq.topic', mq.topic),
+    group: checkGroupArg('consumerGroup', group),
+  };
   return ctx.onBroker(
     brokerAddr,
     buildUpdateConsumerOffsetRequest(group, mq, offset),
@@ -197,8 +203,9 @@ export async function cloneGroupOffset(
   topic: string | undefined,
   isOffline: boolean,
 ): Promise<void> {
-  nonEmpty('srcGroup', srcGroup);
-  nonEmpty('destGroup', destGroup);
+  checkGroupArg('srcGroup', srcGroup);
+  checkGroupArg('destGroup', destGroup);
+  if (topic !== undefined) checkTopicArg('topic', topic);
   const route = await ctx.routeOf(MixAll.getRetryTopic(srcGroup), call);
   await Promise.all(
     ctx

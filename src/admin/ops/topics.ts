@@ -8,6 +8,7 @@ import type { TopicConfigSerializeWrapper } from '../../common/protocol/register
 import { createTopicConfig } from '../../common/protocol/topic-config.js';
 import type { TopicList } from '../../common/protocol/topic-list.js';
 import type { TopicOffset } from '../../common/protocol/topic-stats-table.js';
+import { checkTopicArg } from '../../common/validators.js';
 import { ResponseCode } from '../../remoting/protocol/response-code.js';
 import { type AdminContext, nonEmpty } from '../admin-context.js';
 import type { TopicConfigInput, TopicStatsTable } from '../mq-admin-ext.js';
@@ -48,7 +49,7 @@ export function createAndUpdateTopicConfig(
   input: TopicConfigInput,
 ): Promise<void> {
   const { topicName, ...fields } = input;
-  const config = createTopicConfig(nonEmpty('topicName', topicName), fields);
+  const config = createTopicConfig(checkTopicArg('topicName', topicName), fields);
   // upstream Validators.checkTopicConfig, before anything is sent.
   if (!PermName.isValid(config.perm)) {
     return Promise.reject(
@@ -85,7 +86,7 @@ export async function deleteTopicInBroker(
   brokerAddrs: Iterable<string>,
   topic: string,
 ): Promise<void> {
-  nonEmpty('topic', topic);
+  checkTopicArg('topic', topic);
   await Promise.all(
     [...brokerAddrs].map((addr) =>
       ctx.onBroker(addr, buildDeleteTopicInBrokerRequest(topic), parseDeleteTopicInBrokerResponse, call, {
@@ -102,7 +103,7 @@ export async function deleteTopicInNameServer(
   topic: string,
   clusterName: string | undefined,
 ): Promise<void> {
-  nonEmpty('topic', topic);
+  checkTopicArg('topic', topic);
   const addrs = namesrvAddrs === undefined ? ctx.namesrvAddrs() : [...namesrvAddrs];
   await Promise.all(
     addrs.map((addr) =>
@@ -126,6 +127,7 @@ export async function deleteTopic(
   topic: string,
   clusterName: string,
 ): Promise<void> {
+  checkTopicArg('topic', topic);
   const masters = await ctx.masterAddrs(nonEmpty('clusterName', clusterName), call);
   await deleteTopicInBroker(ctx, call, masters, topic);
   await deleteTopicInNameServer(ctx, call, undefined, topic, clusterName);
@@ -152,6 +154,7 @@ export async function examineTopicStats(
   call: CallOptions,
   topic: string,
 ): Promise<TopicStatsTable> {
+  checkTopicArg('topic', topic);
   const route = await ctx.routeOf(topic, call);
   const tables = await Promise.all(
     ctx.routeBrokerAddrs(route).map((addr) =>
@@ -172,6 +175,7 @@ export async function getTopicClusterList(
   call: CallOptions,
   topic: string,
 ): Promise<Set<string>> {
+  checkTopicArg('topic', topic);
   const [info, route] = await Promise.all([ctx.clusterInfo(call), ctx.routeOf(topic, call)]);
   const clusters = new Set<string>();
   const brokerName = route.brokerDatas[0]?.brokerName;
@@ -185,6 +189,7 @@ export async function queryTopicConsumeByWho(
   call: CallOptions,
   topic: string,
 ): Promise<string[]> {
+  checkTopicArg('topic', topic);
   const addr = ctx.routeBrokerAddrs(await ctx.routeOf(topic, call))[0];
   if (addr === undefined) return [];
   return ctx.onBroker(

@@ -4,6 +4,9 @@
  * them; ours adds `--json`, `--tls` and the ACL account flags. Refusals are one line and exit code 2.
  */
 
+import { ValidationError } from '../../common/errors.js';
+import { checkGroupArg, checkTopicArg } from '../../common/validators.js';
+
 /** A bad command line: printed with the command's usage line, exit code 2. */
 export class AdminUsageError extends Error {
   override readonly name = 'AdminUsageError';
@@ -59,6 +62,30 @@ export const JSON_OPTION: AdminOption = {
   desc: 'print the result as JSON (longs as decimal strings)',
 };
 
+/** Options naming a topic or a group: refused here, before any request, by the producer's rules. */
+const TOPIC_OPTIONS: ReadonlySet<string> = new Set(['topic']);
+const GROUP_OPTIONS: ReadonlySet<string> = new Set([
+  'group',
+  'groupName',
+  'consumerGroup',
+  'consumer',
+  'producerGroup',
+  'srcGroup',
+  'destGroup',
+]);
+
+/** A bad name is a bad command line (exit 2), as every other refused value is. */
+function checkedName(long: string, value: string): string {
+  const check = TOPIC_OPTIONS.has(long) ? checkTopicArg : GROUP_OPTIONS.has(long) ? checkGroupArg : undefined;
+  if (check === undefined) return value;
+  try {
+    return check(`--${long}`, value);
+  } catch (error) {
+    if (error instanceof ValidationError) throw new AdminUsageError(error.message);
+    throw error;
+  }
+}
+
 /** What was given: a value, or true for an option without one. */
 export class OptionValues {
   constructor(private readonly values: ReadonlyMap<string, string | true>) {}
@@ -67,10 +94,10 @@ export class OptionValues {
     return this.values.has(long);
   }
 
-  /** The trimmed value, as upstream trims every value it reads. */
+  /** The trimmed value, as upstream trims every value it reads; a topic or group name checked. */
   text(long: string): string | undefined {
     const v = this.values.get(long);
-    return typeof v === 'string' ? v.trim() : undefined;
+    return typeof v === 'string' ? checkedName(long, v.trim()) : undefined;
   }
 
   /** A value the parser already checked is present (a required option). */

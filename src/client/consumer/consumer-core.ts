@@ -21,6 +21,7 @@ import {
   type MessageModel,
 } from '../../common/protocol/heartbeat-data.js';
 import type { SubscriptionData } from '../../common/protocol/subscription-data.js';
+import { checkTopicArg } from '../../common/validators.js';
 import { ResponseCode } from '../../remoting/protocol/response-code.js';
 import {
   type ClientConfig,
@@ -357,7 +358,7 @@ export abstract class ConsumerCore<O extends ResolvedConsumerCoreOptions> implem
 
   /** The readable queues of `topic` (the application's name) as the name servers route them now. */
   protected async routeQueues(topic: string): Promise<MessageQueue[]> {
-    const wireTopic = withNamespaceOf(this.config, topic);
+    const wireTopic = withNamespaceOf(this.config, checkTopicArg('topic', topic));
     await this.instance.updateTopicRouteInfoFromNameServer(wireTopic);
     const route = this.instance.topicRouteTable.get(wireTopic);
     const queues = route === undefined ? [] : topicRouteData2TopicSubscribeInfo(topic, route);

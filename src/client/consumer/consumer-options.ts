@@ -4,7 +4,7 @@
  */
 import { MixAll } from '../../common/constants.js';
 import { ValidationError } from '../../common/errors.js';
-import { checkGroup } from '../../common/validators.js';
+import { checkGroupArg } from '../../common/validators.js';
 import type { AllocateMessageQueueStrategy } from './rebalance/allocate/allocate-message-queue-strategy.js';
 
 export function integer(name: string, value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number {
@@ -59,13 +59,7 @@ export function parseConsumeTimestamp(value: string | Date | number): number {
 
 /** Upstream checkConfig's group rules: a valid group name, not DEFAULT_CONSUMER. */
 export function checkConsumerGroup(group: string | undefined): asserts group is string {
-  try {
-    checkGroup(group);
-  } catch (error) {
-    if (error instanceof ValidationError)
-      throw new ValidationError(`consumerGroup: ${error.message}`, error.responseCode);
-    throw error;
-  }
+  checkGroupArg('consumerGroup', group);
   if (group === MixAll.DEFAULT_CONSUMER_GROUP) {
     throw new ValidationError(
       `consumerGroup can not equal ${MixAll.DEFAULT_CONSUMER_GROUP}, please specify another one.`,

@@ -5,7 +5,7 @@
 import { DEFAULT_TOPIC, MixAll } from '../../common/constants.js';
 import { ValidationError } from '../../common/errors.js';
 import { DEFAULT_COMPRESS_LEVEL, DEFAULT_MAX_MESSAGE_SIZE } from '../../common/message/message-const.js';
-import { checkGroup, checkTopic } from '../../common/validators.js';
+import { checkGroupArg, checkTopicArg } from '../../common/validators.js';
 import { ResponseCode } from '../../remoting/protocol/response-code.js';
 import type { ClientOptions } from '../client-config.js';
 import { DEFAULT_LATENCY_MAX, DEFAULT_NOT_AVAILABLE_DURATION } from './mq-fault-strategy.js';
@@ -106,17 +106,6 @@ function flag(name: string, value: boolean | undefined, fallback: boolean): bool
   return value;
 }
 
-/** Runs a shared check (whose text names a topic or group, as upstream's does) under the option's name. */
-function checkedAs(name: string, check: () => void): void {
-  try {
-    check();
-  } catch (error) {
-    if (error instanceof ValidationError)
-      throw new ValidationError(`${name}: ${error.message}`, error.responseCode);
-    throw error;
-  }
-}
-
 function responseCodes(list: readonly number[]): ReadonlySet<number> {
   if (!Array.isArray(list) || !list.every((c) => Number.isInteger(c))) {
     throw new ValidationError('retryResponseCodes must be a list of integer response codes', -1);
@@ -130,7 +119,7 @@ export function resolveProducerOptions(options: ProducerOptions): ResolvedProduc
     throw new ValidationError('producer options must be an object with a producerGroup', -1);
   }
   const d = DEFAULT_PRODUCER_OPTIONS;
-  checkedAs('producerGroup', () => checkGroup(options.producerGroup));
+  checkGroupArg('producerGroup', options.producerGroup);
   if (options.producerGroup === MixAll.DEFAULT_PRODUCER_GROUP) {
     throw new ValidationError(
       `producerGroup can not equal ${MixAll.DEFAULT_PRODUCER_GROUP}, please specify another one.`,
@@ -138,7 +127,7 @@ export function resolveProducerOptions(options: ProducerOptions): ResolvedProduc
     );
   }
   const createTopicKey = options.createTopicKey ?? d.createTopicKey;
-  checkedAs('createTopicKey', () => checkTopic(createTopicKey));
+  checkTopicArg('createTopicKey', createTopicKey);
   const latencyMax = durations('latencyMax', options.latencyMax ?? d.latencyMax);
   const notAvailableDuration = durations(
     'notAvailableDuration',

@@ -3,7 +3,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { adminHelp, commandHelp, findAdminCommand } from '../../../src/cli/admin/admin-command.js';
+import {
+  adminFromArgs,
+  adminHelp,
+  commandHelp,
+  findAdminCommand,
+} from '../../../src/cli/admin/admin-command.js';
 import { resolveCredentials, toolsYmlCredentials } from '../../../src/cli/admin/command.js';
 import {
   type AdminOption,
@@ -104,4 +109,46 @@ test('ACL account: our flags, else accessKey/secretKey of $ROCKETMQ_HOME/conf/to
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
+});
+
+test('a bad topic or group name is a usage error (exit 2, one line and the usage) before any request', async () => {
+  const cases: Array<[string[], RegExp]> = [
+    [
+      ['deleteTopic', '-t', 'bad topic!', '-c', 'C'],
+      /--topic: The specified topic\[bad topic!\] contains illegal/,
+    ],
+    [
+      ['topicRoute', '-t', 'x'.repeat(256)],
+      /--topic: The specified topic is longer than topic max length 127/,
+    ],
+    [['deleteSubGroup', '-g', 'bad group!', '-c', 'C'], /--groupName: the specified group\[bad group!\]/],
+    [
+      ['consumerProgress', '-g', 'x'.repeat(256)],
+      /--groupName: the specified group is longer than group max/,
+    ],
+    [['cloneGroupOffset', '-s', 'g1', '-d', 'bad!', '-t', 'T'], /--destGroup: the specified group\[bad!\]/],
+  ];
+  for (const [argv, message] of cases) {
+    let err = '';
+    // The name server is a closed port: a request made before the check would fail otherwise.
+    const code = await adminFromArgs(
+      [...argv, '-n', '127.0.0.1:1'],
+      {
+        out: () => undefined,
+        err: (t) => {
+          err += t;
+        },
+      },
+      {},
+    );
+    assert.equal(code, 2, `${argv[0]}: ${err}`);
+    const lines = err.trimEnd().split('\n');
+    assert.equal(lines.length, 2, err);
+    assert.match(lines[0] ?? '', message);
+    assert.match(lines[0] ?? '', new RegExp(`^rmq admin ${argv[0]}: `));
+    assert.match(lines[1] ?? '', /^usage: rmq admin /);
+  }
+  // System topics and groups are names the admin reads.
+  const ok = parseOptions(['-t', '%RETRY%g1'], SPECS);
+  assert.equal(ok.required('topic'), '%RETRY%g1');
 });

@@ -10,6 +10,7 @@ import { ValidationError } from '../../../common/errors.js';
 import type { MessageExt } from '../../../common/message/message.js';
 import { MessageQueue } from '../../../common/message/message-queue.js';
 import type { SubscriptionData } from '../../../common/protocol/subscription-data.js';
+import { checkTopicArg } from '../../../common/validators.js';
 import { build as buildSubscription } from '../../../filter/filter-api.js';
 import {
   queueWithNamespaceOf,
@@ -107,6 +108,7 @@ export class DefaultLitePullConsumerImpl extends ConsumerCore<ResolvedLitePullCo
 
   private checkQueue(mq: unknown, call: string): MessageQueue {
     if (!(mq instanceof MessageQueue)) throw new ValidationError(`${call}: a MessageQueue is needed`, -1);
+    checkTopicArg(`${call}: mq.topic`, mq.topic);
     return queueWithNamespaceOf(this.config, mq);
   }
 

@@ -10,6 +10,7 @@ import { ValidationError } from '../../../common/errors.js';
 import type { MessageExt } from '../../../common/message/message.js';
 import { MessageQueue } from '../../../common/message/message-queue.js';
 import { ExpressionType } from '../../../common/protocol/subscription-data.js';
+import { checkTopicArg } from '../../../common/validators.js';
 import { build as buildSubscription } from '../../../filter/filter-api.js';
 import { RemotingAbortedError } from '../../../remoting/transport/errors.js';
 import {
@@ -68,6 +69,7 @@ export class DefaultMQPullConsumerImpl extends ConsumerCore<ResolvedPullConsumer
 
   private wire(mq: unknown, call: string): MessageQueue {
     if (!(mq instanceof MessageQueue)) throw new ValidationError(`${call}: mq is null`, -1);
+    checkTopicArg(`${call}: mq.topic`, mq.topic);
     return queueWithNamespaceOf(this.config, mq);
   }
 
