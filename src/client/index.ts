@@ -26,6 +26,7 @@ export {
   type ConsumeOrderlyContext,
   ConsumeOrderlyStatus,
   ConsumeReturnType,
+  type ListenerAnswer,
   type MessageListener,
   type MessageListenerConcurrently,
   type MessageListenerOrderly,

@@ -390,7 +390,7 @@ export abstract class ConsumerCore<O extends ResolvedConsumerCoreOptions> implem
         mqDivided.map((mq) => queueWithoutNamespaceOf(this.config, mq)),
       );
     } catch (error) {
-      this.logger.error('message queue listener failed', { topic, error: errorText(error) });
+      this.logger.error('message queue listener failed', { topic, error: errorText(error) }, error);
     }
   }
 
@@ -482,10 +482,14 @@ export abstract class ConsumerCore<O extends ResolvedConsumerCoreOptions> implem
     try {
       await store.persistAll(this.offsetQueues());
     } catch (error) {
-      this.logger.error('persist consumer offset failed', {
-        group: this.consumerGroup,
-        error: errorText(error),
-      });
+      this.logger.error(
+        'persist consumer offset failed',
+        {
+          group: this.consumerGroup,
+          error: errorText(error),
+        },
+        error,
+      );
     }
   }
 

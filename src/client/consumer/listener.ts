@@ -1,7 +1,7 @@
 /**
  * What a push consumer's listener is given and may answer (upstream MessageListenerConcurrently and
- * MessageListenerOrderly with their contexts and statuses). Async listeners are the norm; a listener
- * that throws, rejects or answers anything else counts as a failure (RECONSUME_LATER, or
+ * MessageListenerOrderly with their contexts and statuses). A listener may be a plain or an async
+ * function; one that throws, rejects or answers anything else counts as a failure (RECONSUME_LATER, or
  * SUSPEND_CURRENT_QUEUE_A_MOMENT for orderly), as upstream counts a thrown exception or null.
  */
 import type { MessageExt } from '../../common/message/message.js';
@@ -53,18 +53,26 @@ export interface ConsumeOrderlyContext {
   suspendCurrentQueueTimeMillis: number;
 }
 
-// consumeMessage is typed as returning a Promise only: with `Status | Promise<Status>` TypeScript
-// widens the literal an async method returns ('CONSUME_SUCCESS' becomes string) and refuses the
-// listener, and async listeners are the norm. A plain function returning a status still works at
-// run time (the result is awaited).
+/**
+ * What consumeMessage returns, from a plain or an async function. The promise may carry any string
+ * besides the statuses because TypeScript widens the one literal an async function returns when the
+ * expected return type is a union: without it an async `return 'CONSUME_SUCCESS'` would not
+ * type-check. A plain function is checked strictly; at run time an answer that is no status counts
+ * as a failure, as upstream counts null.
+ */
+export type ListenerAnswer<S extends string> = S | Promise<S | (string & Record<never, never>)>;
+
 export interface MessageListenerConcurrently {
   readonly type: 'concurrently';
-  consumeMessage(msgs: MessageExt[], context: ConsumeConcurrentlyContext): Promise<ConsumeConcurrentlyStatus>;
+  consumeMessage(
+    msgs: MessageExt[],
+    context: ConsumeConcurrentlyContext,
+  ): ListenerAnswer<ConsumeConcurrentlyStatus>;
 }
 
 export interface MessageListenerOrderly {
   readonly type: 'orderly';
-  consumeMessage(msgs: MessageExt[], context: ConsumeOrderlyContext): Promise<ConsumeOrderlyStatus>;
+  consumeMessage(msgs: MessageExt[], context: ConsumeOrderlyContext): ListenerAnswer<ConsumeOrderlyStatus>;
 }
 
 export type MessageListener = MessageListenerConcurrently | MessageListenerOrderly;

@@ -105,11 +105,15 @@ export async function sendMessageBack(
     });
     parseConsumerSendMsgBackResponse(response, { brokerAddr: addr, topic: wireTopic, group: consumerGroup });
   } catch (error) {
-    ctx.logger.error('sendMessageBack failed, sending to the retry topic with the inner producer', {
-      group: consumerGroup,
-      msgId: msg.msgId,
-      error: errorText(error),
-    });
+    ctx.logger.error(
+      'sendMessageBack failed, sending to the retry topic with the inner producer',
+      {
+        group: consumerGroup,
+        msgId: msg.msgId,
+        error: errorText(error),
+      },
+      error,
+    );
     const producer = await innerProducerOf(instance);
     const retry = retryMessage(msg, consumerGroup, wireTopic, msg.reconsumeTimes + 1, ctx.maxReconsumeTimes);
     await producer.sendInner(retry, SEND_MSG_BACK_TIMEOUT_MS);

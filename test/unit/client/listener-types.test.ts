@@ -11,6 +11,8 @@ import {
   createLitePullConsumer,
   createPushConsumer,
   type MessageListener,
+  type MessageListenerConcurrently,
+  type MessageListenerOrderly,
 } from '../../../src/client/index.js';
 
 function typedAsUsersWriteThem(): void {
@@ -30,11 +32,54 @@ function typedAsUsersWriteThem(): void {
     },
   });
   consumer.registerMessageListener({ type: 'concurrently', consumeMessage: async () => 'CONSUME_SUCCESS' });
+  // Plain (non-async) functions, as methods and as arrows, checked strictly.
+  consumer.registerMessageListener({
+    type: 'concurrently',
+    consumeMessage(msgs) {
+      return msgs.length > 0 ? 'CONSUME_SUCCESS' : 'RECONSUME_LATER';
+    },
+  });
+  consumer.registerMessageListener({ type: 'concurrently', consumeMessage: () => 'CONSUME_SUCCESS' });
+  consumer.registerMessageListener({
+    type: 'orderly',
+    consumeMessage: (_msgs, ctx) => {
+      ctx.autoCommit = true;
+      return 'SUCCESS';
+    },
+  });
+  consumer.registerMessageListener({
+    type: 'orderly',
+    consumeMessage() {
+      return ConsumeOrderlyStatus.SUSPEND_CURRENT_QUEUE_A_MOMENT;
+    },
+  });
+  // A plain function's wrong literal is refused (an async one's cannot be: see ListenerAnswer).
+  // @ts-expect-error 'SUCCESS' is an orderly status, not a concurrent one
+  consumer.registerMessageListener({ type: 'concurrently', consumeMessage: () => 'SUCCESS' });
+  consumer.registerMessageListener({
+    type: 'orderly',
+    // @ts-expect-error a typo is no status
+    consumeMessage() {
+      return 'SUCESS';
+    },
+  });
+  // @ts-expect-error a number is no status, async or not
+  consumer.registerMessageListener({ type: 'concurrently', consumeMessage: async () => 0 });
+  // @ts-expect-error nothing returned is no status
+  consumer.registerMessageListener({ type: 'concurrently', consumeMessage: () => undefined });
+  const sync: MessageListenerConcurrently['consumeMessage'] = () => 'RECONSUME_LATER';
+  const async_: MessageListenerOrderly['consumeMessage'] = async () => 'SUCCESS';
+  void [sync, async_];
   const lite = createLitePullConsumer({ namesrvAddr: '127.0.0.1:9876', consumerGroup: 'lp' });
   void (async () => {
     const batch = await lite.poll({ timeoutMs: 1000 });
     for await (const msg of lite) if (msg.body.length === batch.length) break;
   })();
+  // Queue listeners return nothing; a plain or an async function fits.
+  lite.registerTopicMessageQueueChangeListener('T', (topic, mqs) => void [topic, mqs]);
+  lite.registerTopicMessageQueueChangeListener('T', async (topic) => {
+    await Promise.resolve(topic);
+  });
 }
 
 test('listener literals match the status constants', () => {

@@ -121,7 +121,7 @@ export class ConsumeMessageConcurrentlyService implements ConsumeMessageService 
       msgId: msg.msgId,
     });
     try {
-      const status = await this.listener.consumeMessage([msg], this.newContext(mq));
+      const status: unknown = await this.listener.consumeMessage([msg], this.newContext(mq));
       if (status === ConsumeConcurrentlyStatus.CONSUME_SUCCESS) result.consumeResult = CMResult.CR_SUCCESS;
       else if (status === ConsumeConcurrentlyStatus.RECONSUME_LATER) result.consumeResult = CMResult.CR_LATER;
     } catch (error) {
@@ -228,7 +228,7 @@ export class ConsumeMessageConcurrentlyService implements ConsumeMessageService 
     context: ConsumeConcurrentlyContext,
   ): Promise<ListenerOutcome> {
     try {
-      const status = await this.listener.consumeMessage(msgs, context);
+      const status: unknown = await this.listener.consumeMessage(msgs, context);
       if (status === ConsumeConcurrentlyStatus.CONSUME_SUCCESS) {
         return { status, returnType: ConsumeReturnType.SUCCESS, error: undefined };
       }

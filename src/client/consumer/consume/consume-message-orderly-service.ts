@@ -143,7 +143,7 @@ export class ConsumeMessageOrderlyService implements ConsumeMessageService {
     };
     const context = this.newContext(mq);
     try {
-      const status = await this.listener.consumeMessage([msg], context);
+      const status: unknown = await this.listener.consumeMessage([msg], context);
       switch (status) {
         case ConsumeOrderlyStatus.COMMIT:
           result.consumeResult = CMResult.CR_COMMIT;
@@ -313,7 +313,7 @@ export class ConsumeMessageOrderlyService implements ConsumeMessageService {
   private async callListener(msgs: MessageExt[], context: ConsumeOrderlyContext): Promise<ListenerOutcome> {
     const host = this.host;
     try {
-      const status = await this.listener.consumeMessage(msgs, context);
+      const status: unknown = await this.listener.consumeMessage(msgs, context);
       switch (status) {
         case ConsumeOrderlyStatus.SUCCESS:
         case ConsumeOrderlyStatus.COMMIT:

@@ -71,7 +71,11 @@ export class MessageQueueChangeMonitor {
           ),
         );
       } catch (error) {
-        this.host.logger.warn('fetch message queues failed', { topic: wireTopic, error: errorText(error) });
+        this.host.logger.warn(
+          'fetch message queues failed',
+          { topic: wireTopic, error: errorText(error) },
+          error,
+        );
       }
     }
   }
@@ -100,7 +104,11 @@ export class MessageQueueChangeMonitor {
           listener(topic, now);
         }
       } catch (error) {
-        this.host.logger.warn('topic metadata check failed', { topic: wireTopic, error: errorText(error) });
+        this.host.logger.warn(
+          'topic metadata check failed',
+          { topic: wireTopic, error: errorText(error) },
+          error,
+        );
       }
     }
   }

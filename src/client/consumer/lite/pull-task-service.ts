@@ -167,7 +167,11 @@ export class PullTaskService {
           group: host.consumerGroup,
         });
     } catch (error) {
-      host.logger.error('failed to get next pull offset', { mq: mq.toString(), error: errorText(error) });
+      host.logger.error(
+        'failed to get next pull offset',
+        { mq: mq.toString(), error: errorText(error) },
+        error,
+      );
       this.schedule(task, o.pullTimeDelayMillsOnException);
       return;
     }
@@ -211,10 +215,14 @@ export class PullTaskService {
       if (state.seekOffset === -1n) this.assigned.updatePullOffset(mq, result.nextBeginOffset, pq);
     } catch (error) {
       if (error instanceof RemotingAbortedError && (task.cancelled || this.shutdownSignal.aborted)) return;
-      host.logger.warn('an error occurred in pull message process', {
-        mq: mq.toString(),
-        error: errorText(error),
-      });
+      host.logger.warn(
+        'an error occurred in pull message process',
+        {
+          mq: mq.toString(),
+          error: errorText(error),
+        },
+        error,
+      );
       delay = delayAfterPullFailure(
         host.consumerGroup,
         mq,

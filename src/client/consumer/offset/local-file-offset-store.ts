@@ -185,11 +185,15 @@ export class LocalFileOffsetStore implements OffsetStore {
         encodeOffsetSerializeWrapper([...current, ...updates], { pretty: true }),
       );
     } catch (error) {
-      this.logger.error(`${what} consumer offset failed`, {
-        group: this.groupName,
-        file: this.storePath,
-        error: errorText(error),
-      });
+      this.logger.error(
+        `${what} consumer offset failed`,
+        {
+          group: this.groupName,
+          file: this.storePath,
+          error: errorText(error),
+        },
+        error,
+      );
     }
   }
 
@@ -200,11 +204,15 @@ export class LocalFileOffsetStore implements OffsetStore {
     try {
       return decodeOffsetSerializeWrapper(content, this.storePath);
     } catch (error) {
-      this.logger.error('local offset file unreadable, trying its backup', {
-        group: this.groupName,
-        file: this.storePath,
-        error: errorText(error),
-      });
+      this.logger.error(
+        'local offset file unreadable, trying its backup',
+        {
+          group: this.groupName,
+          file: this.storePath,
+          error: errorText(error),
+        },
+        error,
+      );
       return this.readLocalOffsetBak();
     }
   }
@@ -216,11 +224,15 @@ export class LocalFileOffsetStore implements OffsetStore {
     try {
       return decodeOffsetSerializeWrapper(content, bak);
     } catch (error) {
-      this.logger.error('local offset backup file unreadable', {
-        group: this.groupName,
-        file: bak,
-        error: errorText(error),
-      });
+      this.logger.error(
+        'local offset backup file unreadable',
+        {
+          group: this.groupName,
+          file: bak,
+          error: errorText(error),
+        },
+        error,
+      );
       throw new LocalOffsetFileError(bak, error);
     }
   }
@@ -231,11 +243,15 @@ export class LocalFileOffsetStore implements OffsetStore {
       return await readFile(file, 'utf8');
     } catch (error) {
       if ((error as { code?: unknown }).code !== 'ENOENT') {
-        this.logger.warn('cannot read local offset file', {
-          group: this.groupName,
-          file,
-          error: errorText(error),
-        });
+        this.logger.warn(
+          'cannot read local offset file',
+          {
+            group: this.groupName,
+            file,
+            error: errorText(error),
+          },
+          error,
+        );
       }
       return undefined;
     }

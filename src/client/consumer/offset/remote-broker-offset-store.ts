@@ -97,11 +97,15 @@ export class RemoteBrokerOffsetStore implements OffsetStore {
       return brokerOffset;
     } catch (error) {
       if (error instanceof MQBrokerError && error.responseCode === ResponseCode.QUERY_NOT_FOUND) return -1n;
-      this.logger.warn('fetchConsumeOffsetFromBroker failed', {
-        group: this.groupName,
-        mq: mq.toString(),
-        error: errorText(error),
-      });
+      this.logger.warn(
+        'fetchConsumeOffsetFromBroker failed',
+        {
+          group: this.groupName,
+          mq: mq.toString(),
+          error: errorText(error),
+        },
+        error,
+      );
       return -2n;
     }
   }
@@ -170,12 +174,16 @@ export class RemoteBrokerOffsetStore implements OffsetStore {
         offset,
       });
     } catch (error) {
-      this.logger.error('updateConsumeOffsetToBroker failed', {
-        group: this.groupName,
-        mq: mq.toString(),
-        offset,
-        error: errorText(error),
-      });
+      this.logger.error(
+        'updateConsumeOffsetToBroker failed',
+        {
+          group: this.groupName,
+          mq: mq.toString(),
+          offset,
+          error: errorText(error),
+        },
+        error,
+      );
     }
   }
 

@@ -182,14 +182,18 @@ export class PullAPIWrapper {
         } catch {
           size = 0;
         }
-        this.logger.error('message cannot be decoded, skipped', {
-          group: this.consumerGroup,
-          topic: mq.topic,
-          brokerName: mq.brokerName,
-          queueId: mq.queueId,
-          queueOffset: offset,
-          error: errorText(error),
-        });
+        this.logger.error(
+          'message cannot be decoded, skipped',
+          {
+            group: this.consumerGroup,
+            topic: mq.topic,
+            brokerName: mq.brokerName,
+            queueId: mq.queueId,
+            queueOffset: offset,
+            error: errorText(error),
+          },
+          error,
+        );
         if (size <= 0 || pos + size > binary.length) break;
         pos += size;
       }

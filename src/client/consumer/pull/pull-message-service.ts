@@ -150,10 +150,14 @@ export class PullMessageService {
           offset = await host.computePullFromWhere(mq);
         } catch (error) {
           this.executePullRequestLater(request, exceptionDelay);
-          host.logger.error('failed to compute pull offset', {
-            request: request.toString(),
-            error: errorText(error),
-          });
+          host.logger.error(
+            'failed to compute pull offset',
+            {
+              request: request.toString(),
+              error: errorText(error),
+            },
+            error,
+          );
           return;
         }
         host.logger.info('the first time to pull message, so fix offset from broker', {
@@ -211,10 +215,14 @@ export class PullMessageService {
     if (error instanceof RemotingAbortedError && this.shutdownSignal.aborted) return;
     const mq = request.messageQueue;
     if (!mq.topic.startsWith(MixAll.RETRY_GROUP_TOPIC_PREFIX)) {
-      this.host.logger.warn('execute the pull request exception', {
-        request: request.toString(),
-        error: errorText(error),
-      });
+      this.host.logger.warn(
+        'execute the pull request exception',
+        {
+          request: request.toString(),
+          error: errorText(error),
+        },
+        error,
+      );
     }
     const delay = delayAfterPullFailure(
       this.host.consumerGroup,
@@ -299,10 +307,14 @@ export class PullMessageService {
       await host.rebalance.removeProcessQueue(request.messageQueue);
       host.logger.warn('fix the pull request offset', { request: request.toString() });
     } catch (error) {
-      host.logger.error('fixing the pull request offset failed', {
-        request: request.toString(),
-        error: errorText(error),
-      });
+      host.logger.error(
+        'fixing the pull request offset failed',
+        {
+          request: request.toString(),
+          error: errorText(error),
+        },
+        error,
+      );
     }
   }
 }

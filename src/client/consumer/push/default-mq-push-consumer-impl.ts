@@ -306,10 +306,14 @@ export class DefaultMQPushConsumerImpl
       this.lockRetryTimer = this.clock.setTimeout(() => {
         this.lockRetryTimer = undefined;
         this.doRebalance().catch((error: unknown) => {
-          this.logger.warn('rebalance to lock a queue failed', {
-            group: this.consumerGroup,
-            error: errorText(error),
-          });
+          this.logger.warn(
+            'rebalance to lock a queue failed',
+            {
+              group: this.consumerGroup,
+              error: errorText(error),
+            },
+            error,
+          );
         });
       }, this.options.lockRetryInterval);
     }
@@ -334,10 +338,14 @@ export class DefaultMQPushConsumerImpl
         if (mq.topic !== topic) continue;
         this.offsetStore.updateOffset(mq, offset, false);
         await this.offsetStore.updateConsumeOffsetToBroker(mq, offset, false).catch((error: unknown) => {
-          this.logger.warn('reset offset: update to broker failed', {
-            mq: mq.toString(),
-            error: errorText(error),
-          });
+          this.logger.warn(
+            'reset offset: update to broker failed',
+            {
+              mq: mq.toString(),
+              error: errorText(error),
+            },
+            error,
+          );
         });
         await this.rebalance.removeProcessQueue(mq);
       }

@@ -51,7 +51,7 @@ export async function computePullFromWhere(ctx: PullFromWhereContext, mq: Messag
         return await ctx.admin.maxOffset(mq, ctx.callOptions());
     }
   } catch (error) {
-    ctx.logger.warn('compute consume offset failed', { mq: mq.toString(), error: errorText(error) });
+    ctx.logger.warn('compute consume offset failed', { mq: mq.toString(), error: errorText(error) }, error);
     throw error;
   }
 }

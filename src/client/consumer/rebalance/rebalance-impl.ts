@@ -151,11 +151,15 @@ export class RebalanceImpl {
         await this.rebalanceByTopic(topic, isOrder);
       } catch (error) {
         if (!topic.startsWith(MixAll.RETRY_GROUP_TOPIC_PREFIX)) {
-          this.logger.warn('rebalanceByTopic failed', {
-            group: this.consumerGroup,
-            topic,
-            error: errorText(error),
-          });
+          this.logger.warn(
+            'rebalanceByTopic failed',
+            {
+              group: this.consumerGroup,
+              topic,
+              error: errorText(error),
+            },
+            error,
+          );
         }
       }
     }
@@ -197,11 +201,15 @@ export class RebalanceImpl {
       });
       return ok;
     } catch (error) {
-      this.logger.warn('lockBatchMQ failed', {
-        group: this.consumerGroup,
-        mq: mq.toString(),
-        error: errorText(error),
-      });
+      this.logger.warn(
+        'lockBatchMQ failed',
+        {
+          group: this.consumerGroup,
+          mq: mq.toString(),
+          error: errorText(error),
+        },
+        error,
+      );
       return false;
     }
   }
@@ -234,11 +242,15 @@ export class RebalanceImpl {
           }
         }
       } catch (error) {
-        this.logger.warn('lockBatchMQ failed', {
-          group: this.consumerGroup,
-          brokerName,
-          error: errorText(error),
-        });
+        this.logger.warn(
+          'lockBatchMQ failed',
+          {
+            group: this.consumerGroup,
+            brokerName,
+            error: errorText(error),
+          },
+          error,
+        );
       }
     }
   }
@@ -254,11 +266,15 @@ export class RebalanceImpl {
         mq: mq.toString(),
       });
     } catch (error) {
-      this.logger.warn('unlockBatchMQ failed', {
-        group: this.consumerGroup,
-        mq: mq.toString(),
-        error: errorText(error),
-      });
+      this.logger.warn(
+        'unlockBatchMQ failed',
+        {
+          group: this.consumerGroup,
+          mq: mq.toString(),
+          error: errorText(error),
+        },
+        error,
+      );
     }
   }
 
@@ -273,11 +289,15 @@ export class RebalanceImpl {
           if (pq !== undefined) pq.locked = false;
         }
       } catch (error) {
-        this.logger.warn('unlockBatchMQ failed', {
-          group: this.consumerGroup,
-          brokerName,
-          error: errorText(error),
-        });
+        this.logger.warn(
+          'unlockBatchMQ failed',
+          {
+            group: this.consumerGroup,
+            brokerName,
+            error: errorText(error),
+          },
+          error,
+        );
       }
     }
   }
@@ -378,11 +398,15 @@ export class RebalanceImpl {
     try {
       allocated = strategy.allocate(this.consumerGroup, this.host.clientId, mqAll, cids);
     } catch (error) {
-      this.logger.error('AllocateMessageQueueStrategy.allocate failed', {
-        group: this.consumerGroup,
-        strategy: strategy.name,
-        error: errorText(error),
-      });
+      this.logger.error(
+        'AllocateMessageQueueStrategy.allocate failed',
+        {
+          group: this.consumerGroup,
+          strategy: strategy.name,
+          error: errorText(error),
+        },
+        error,
+      );
       return;
     }
     const divided = dedupe(allocated);
@@ -480,11 +504,15 @@ export class RebalanceImpl {
       try {
         nextOffset = await this.adapter.computePullFromWhere(mq);
       } catch (error) {
-        this.logger.info('doRebalance, compute offset failed', {
-          group: this.consumerGroup,
-          mq: mq.toString(),
-          error: errorText(error),
-        });
+        this.logger.info(
+          'doRebalance, compute offset failed',
+          {
+            group: this.consumerGroup,
+            mq: mq.toString(),
+            error: errorText(error),
+          },
+          error,
+        );
         continue;
       }
       if (nextOffset < 0n) {
