@@ -17,6 +17,7 @@ import {
 import { RequestCode } from '../../src/remoting/protocol/request-code.js';
 import { rawClient, rawSend, startTarget, verdict } from './acl-attack-support.js';
 import type { AttackClass, AttackVerdict } from './attack-class.js';
+import { pullQueue0 } from './raw-requests.js';
 
 const NAME = 'acl-read-paths';
 const SECRET = 'TopicSecret';
@@ -35,23 +36,6 @@ const ACL_FILE = `accounts:
       - GroupDenied=DENY
 `;
 const DENIED = 'org.apache.rocketmq.acl.common.AclException';
-
-function pull(topic: string, consumerGroup: string): RemotingCommand {
-  return createRequest(RequestCode.PULL_MESSAGE, {
-    extFields: {
-      consumerGroup,
-      topic,
-      queueId: '0',
-      queueOffset: '0',
-      maxMsgNums: '32',
-      sysFlag: '0',
-      commitOffset: '0',
-      suspendTimeoutMillis: '0',
-      subscription: '*',
-      subVersion: '0',
-    },
-  });
-}
 
 export const aclReadPaths: AttackClass = {
   name: NAME,
@@ -105,8 +89,8 @@ export const aclReadPaths: AttackClass = {
             maxReconsumeTimes: undefined,
           }),
         }),
-        pull('%DLQ%ReaderGroup', 'ReaderGroup'),
-        pull('%RETRY%ReaderGroup', 'ReaderGroup'),
+        pullQueue0('%DLQ%ReaderGroup', 'ReaderGroup'),
+        pullQueue0('%RETRY%ReaderGroup', 'ReaderGroup'),
       ]);
       await attempt('QUERY_MESSAGE by key on a DENY topic', [
         createRequest(RequestCode.QUERY_MESSAGE, {
@@ -128,7 +112,7 @@ export const aclReadPaths: AttackClass = {
           }),
         }),
       ]);
-      await attempt('pull of a DENY group %RETRY% topic', [pull('%RETRY%GroupDenied', 'ReaderGroup')]);
+      await attempt('pull of a DENY group %RETRY% topic', [pullQueue0('%RETRY%GroupDenied', 'ReaderGroup')]);
     } finally {
       await admin.close();
       await reader.close();

@@ -43,6 +43,24 @@ export function sendToTopic(
   });
 }
 
+/** PULL_MESSAGE of queue 0 from offset 0 for `consumerGroup`, answered at once (no suspension). */
+export function pullQueue0(topic: string, consumerGroup: string): RemotingCommand {
+  return createRequest(RequestCode.PULL_MESSAGE, {
+    extFields: {
+      consumerGroup,
+      topic,
+      queueId: '0',
+      queueOffset: '0',
+      maxMsgNums: '32',
+      sysFlag: '0',
+      commitOffset: '0',
+      suspendTimeoutMillis: '0',
+      subscription: '*',
+      subVersion: '0',
+    },
+  });
+}
+
 /** PUT_KV_CONFIG, unsigned. */
 export function putKVConfig(namespace: string, key: string, value: string): RemotingCommand {
   return createRequest(RequestCode.PUT_KV_CONFIG, {

@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { pullQueue0 } from '../../../scripts/attack/raw-requests.js';
 import type { Producer } from '../../../src/client/index.js';
 import { decodeOffsetMsgId } from '../../../src/common/message/message-id.js';
 import { MessageQueue } from '../../../src/common/message/message-queue.js';
@@ -165,22 +166,7 @@ test('LOCK_BATCH_MQ and UNLOCK_BATCH_MQ need SUB on the group and on each queue 
 });
 
 test("a pull of a group's %RETRY% topic needs SUB on that group", async () => {
-  const pull = (topic: string, consumerGroup: string) =>
-    createRequest(RequestCode.PULL_MESSAGE, {
-      extFields: {
-        consumerGroup,
-        topic,
-        queueId: '0',
-        queueOffset: '0',
-        maxMsgNums: '32',
-        sysFlag: '0',
-        commitOffset: '0',
-        suspendTimeoutMillis: '0',
-        subscription: '*',
-        subVersion: '0',
-      },
-    });
-  assertDeniedOn(await reader.invoke(addr(), pull('%RETRY%GroupDenied', 'ReaderGroup')), 'GroupDenied');
-  assertDeniedOn(await reader.invoke(addr(), pull('TopicOpen', 'GroupDenied')), 'GroupDenied');
-  assertNotDenied(await reader.invoke(addr(), pull('%RETRY%ReaderGroup', 'ReaderGroup')));
+  assertDeniedOn(await reader.invoke(addr(), pullQueue0('%RETRY%GroupDenied', 'ReaderGroup')), 'GroupDenied');
+  assertDeniedOn(await reader.invoke(addr(), pullQueue0('TopicOpen', 'GroupDenied')), 'GroupDenied');
+  assertNotDenied(await reader.invoke(addr(), pullQueue0('%RETRY%ReaderGroup', 'ReaderGroup')));
 });
