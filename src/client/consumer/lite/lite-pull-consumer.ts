@@ -15,15 +15,18 @@
  * paused at the flow thresholds; with autoCommit, what the loop has passed is what gets committed
  * (a message counts as consumed once the loop asks for the one after it).
  */
-import '../../../common/async-dispose.js';
 import type { MessageExt } from '../../../common/message/message.js';
 import type { MessageQueue } from '../../../common/message/message-queue.js';
-import { type MQAdmin, MQAdminFacade } from '../../mq-admin.js';
+import type { MQAdmin } from '../../mq-admin.js';
+import { ConsumerFacade } from '../consumer-facade.js';
 import type { MessageQueueListener } from '../message-queue-listener.js';
 import { createOffsetStore } from '../offset/create-offset-store.js';
 import type { SubscriptionExpression } from '../subscription-expression.js';
 import { DefaultLitePullConsumerImpl } from './default-lite-pull-consumer-impl.js';
-import type { LitePullConsumerOptions } from './lite-pull-consumer-options.js';
+import type {
+  LitePullConsumerOptions,
+  ResolvedLitePullConsumerOptions,
+} from './lite-pull-consumer-options.js';
 import type { TopicMessageQueueChangeListener } from './message-queue-change-monitor.js';
 
 export type { MessageQueueListener, TopicMessageQueueChangeListener };
@@ -77,20 +80,10 @@ export interface LitePullConsumer extends MQAdmin, AsyncIterable<MessageExt>, As
   assignment(): MessageQueue[];
 }
 
-class LitePullConsumerFacade extends MQAdminFacade implements LitePullConsumer {
-  readonly consumerGroup: string;
-  private readonly impl: DefaultLitePullConsumerImpl;
-
-  constructor(impl: DefaultLitePullConsumerImpl) {
-    super();
-    this.impl = impl;
-    this.consumerGroup = impl.options.consumerGroup;
-  }
-
-  get clientId(): string | undefined {
-    return this.impl.serviceState === 'CREATE_JUST' ? undefined : this.impl.instance.clientId;
-  }
-
+class LitePullConsumerFacade
+  extends ConsumerFacade<ResolvedLitePullConsumerOptions, DefaultLitePullConsumerImpl>
+  implements LitePullConsumer
+{
   subscribe(topic: string, expression?: SubscriptionExpression, listener?: MessageQueueListener): void {
     this.impl.subscribe(topic, expression, listener);
   }
@@ -109,18 +102,6 @@ class LitePullConsumerFacade extends MQAdminFacade implements LitePullConsumer {
 
   registerTopicMessageQueueChangeListener(topic: string, listener: TopicMessageQueueChangeListener): void {
     this.impl.registerTopicMessageQueueChangeListener(topic, listener);
-  }
-
-  start(): Promise<void> {
-    return this.impl.start();
-  }
-
-  shutdown(): Promise<void> {
-    return this.impl.shutdown();
-  }
-
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.shutdown();
   }
 
   poll(options: PollOptions = {}): Promise<MessageExt[]> {
@@ -214,10 +195,6 @@ class LitePullConsumerFacade extends MQAdminFacade implements LitePullConsumer {
 
   assignment(): MessageQueue[] {
     return this.impl.assignment();
-  }
-
-  protected get queries(): MQAdmin {
-    return this.impl.queries;
   }
 }
 

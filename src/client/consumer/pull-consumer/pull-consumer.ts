@@ -12,16 +12,16 @@
  * }
  * ```
  */
-import '../../../common/async-dispose.js';
 import type { MessageExt } from '../../../common/message/message.js';
 import type { MessageQueue } from '../../../common/message/message-queue.js';
-import { type MQAdmin, MQAdminFacade } from '../../mq-admin.js';
+import type { MQAdmin } from '../../mq-admin.js';
+import { ConsumerFacade } from '../consumer-facade.js';
 import type { MessageQueueListener } from '../message-queue-listener.js';
 import { createOffsetStore } from '../offset/create-offset-store.js';
 import type { PullResult } from '../pull/pull-result.js';
 import type { SubscriptionExpression } from '../subscription-expression.js';
 import { DefaultMQPullConsumerImpl, type PullCallOptions } from './default-mq-pull-consumer-impl.js';
-import type { PullConsumerOptions } from './pull-consumer-options.js';
+import type { PullConsumerOptions, ResolvedPullConsumerOptions } from './pull-consumer-options.js';
 
 export type { PullCallOptions };
 
@@ -67,32 +67,10 @@ export interface PullConsumer extends MQAdmin, AsyncDisposable {
   registerMessageQueueListener(topic: string, listener: MessageQueueListener): void;
 }
 
-class PullConsumerFacade extends MQAdminFacade implements PullConsumer {
-  readonly consumerGroup: string;
-  private readonly impl: DefaultMQPullConsumerImpl;
-
-  constructor(impl: DefaultMQPullConsumerImpl) {
-    super();
-    this.impl = impl;
-    this.consumerGroup = impl.options.consumerGroup;
-  }
-
-  get clientId(): string | undefined {
-    return this.impl.serviceState === 'CREATE_JUST' ? undefined : this.impl.instance.clientId;
-  }
-
-  start(): Promise<void> {
-    return this.impl.start();
-  }
-
-  shutdown(): Promise<void> {
-    return this.impl.shutdown();
-  }
-
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.shutdown();
-  }
-
+class PullConsumerFacade
+  extends ConsumerFacade<ResolvedPullConsumerOptions, DefaultMQPullConsumerImpl>
+  implements PullConsumer
+{
   pull(
     mq: MessageQueue,
     expression: SubscriptionExpression,
@@ -140,10 +118,6 @@ class PullConsumerFacade extends MQAdminFacade implements PullConsumer {
 
   registerMessageQueueListener(topic: string, listener: MessageQueueListener): void {
     this.impl.registerMessageQueueListener(topic, listener);
-  }
-
-  protected get queries(): MQAdmin {
-    return this.impl.queries;
   }
 }
 

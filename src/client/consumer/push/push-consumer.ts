@@ -14,17 +14,17 @@
  * ```
  */
 
-import '../../../common/async-dispose.js';
 import type { MessageExt } from '../../../common/message/message.js';
 import type { MessageQueue } from '../../../common/message/message-queue.js';
-import { type MQAdmin, MQAdminFacade } from '../../mq-admin.js';
+import type { MQAdmin } from '../../mq-admin.js';
 import type { ConsumeMessageHook } from '../consume/consume-hooks.js';
+import { ConsumerFacade } from '../consumer-facade.js';
 import type { MessageListener } from '../listener.js';
 import { createOffsetStore } from '../offset/create-offset-store.js';
 import { ConsumerStatsManager } from '../stats/consumer-stats-manager.js';
 import type { SubscriptionExpression } from '../subscription-expression.js';
 import { DefaultMQPushConsumerImpl } from './default-mq-push-consumer-impl.js';
-import type { PushConsumerOptions } from './push-consumer-options.js';
+import type { PushConsumerOptions, ResolvedPushConsumerOptions } from './push-consumer-options.js';
 
 export interface PushConsumer extends MQAdmin, AsyncDisposable {
   /** The group as given (without namespace). */
@@ -62,20 +62,10 @@ export interface PushConsumer extends MQAdmin, AsyncDisposable {
   sendMessageBack(msg: MessageExt, delayLevel: number, brokerName?: string): Promise<void>;
 }
 
-class PushConsumerFacade extends MQAdminFacade implements PushConsumer {
-  readonly consumerGroup: string;
-  private readonly impl: DefaultMQPushConsumerImpl;
-
-  constructor(impl: DefaultMQPushConsumerImpl) {
-    super();
-    this.impl = impl;
-    this.consumerGroup = impl.options.consumerGroup;
-  }
-
-  get clientId(): string | undefined {
-    return this.impl.serviceState === 'CREATE_JUST' ? undefined : this.impl.instance.clientId;
-  }
-
+class PushConsumerFacade
+  extends ConsumerFacade<ResolvedPushConsumerOptions, DefaultMQPushConsumerImpl>
+  implements PushConsumer
+{
   get consumeConcurrency(): number {
     return this.impl.options.consumeConcurrency;
   }
@@ -104,18 +94,6 @@ class PushConsumerFacade extends MQAdminFacade implements PushConsumer {
     this.impl.registerConsumeMessageHook(hook);
   }
 
-  start(): Promise<void> {
-    return this.impl.start();
-  }
-
-  shutdown(): Promise<void> {
-    return this.impl.shutdown();
-  }
-
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.shutdown();
-  }
-
   suspend(): void {
     this.impl.suspend();
   }
@@ -130,10 +108,6 @@ class PushConsumerFacade extends MQAdminFacade implements PushConsumer {
 
   sendMessageBack(msg: MessageExt, delayLevel: number, brokerName?: string): Promise<void> {
     return this.impl.sendMessageBack(msg, delayLevel, brokerName);
-  }
-
-  protected get queries(): MQAdmin {
-    return this.impl.queries;
   }
 }
 
