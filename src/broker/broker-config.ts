@@ -67,6 +67,12 @@ import {
   DEFAULT_REMOTING_CONFIG,
   REMOTING_CONFIG_KEYS,
 } from './broker-config-remoting.js';
+import {
+  type BrokerTimerConfig,
+  checkTimerConfig,
+  DEFAULT_TIMER_CONFIG,
+  TIMER_CONFIG_KEYS,
+} from './broker-config-timer.js';
 import { DEFAULT_MAX_STATS_ITEMS_PER_SET } from './stats/broker-stats-manager.js';
 import { UPSTREAM_IGNORED_KEYS } from './upstream-ignored-keys.js';
 
@@ -79,7 +85,8 @@ export interface BrokerConfig
   extends MessageStoreConfig,
     BrokerHaConfig,
     BrokerHttpConfig,
-    BrokerRemotingConfig {
+    BrokerRemotingConfig,
+    BrokerTimerConfig {
   // ---- BrokerConfig ----
   /** `;`-separated name server addresses; env NAMESRV_ADDR by default. */
   namesrvAddr: string | undefined;
@@ -362,6 +369,7 @@ export const BROKER_CONFIG_KEYS: { readonly [K in BrokerConfigFileKey]: ConfigKe
   autoCreateTopicMaxCount: { kind: INT, owner: 'rocketmq-ts' },
   registerChangedTopicsDelay: { kind: INT, owner: 'rocketmq-ts' },
   ...HTTP_CONFIG_KEYS,
+  ...TIMER_CONFIG_KEYS,
   ...REMOTING_CONFIG_KEYS,
   rocketmqHome: b(OPT_STR),
   aclPlainFile: { kind: STR, owner: 'rocketmq-ts' },
@@ -489,6 +497,7 @@ export const DEFAULT_BROKER_CONFIG: Readonly<
   autoCreateTopicMaxCount: 5000,
   registerChangedTopicsDelay: 0,
   ...DEFAULT_HTTP_CONFIG,
+  ...DEFAULT_TIMER_CONFIG,
   ...DEFAULT_REMOTING_CONFIG,
   aclPlainFile: 'conf/plain_acl.yml',
   aclFileWatchInterval: 5000,
@@ -560,6 +569,7 @@ export function validateBrokerConfig(c: BrokerConfig): BrokerConfig {
   checkNameForPaths('brokerClusterName', c.brokerClusterName, errors);
   if (c.storePathRootDir.trim() === '') errors.push('storePathRootDir must not be blank');
   checkHttpConfig(c, errors);
+  checkTimerConfig(c, errors);
   checkRemotingConfig(c, errors);
   if (c.brokerRole === 'SLAVE' && c.brokerId <= 0) errors.push("Slave's brokerId must be > 0");
   const positive: Array<[string, number]> = [

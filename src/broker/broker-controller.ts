@@ -38,6 +38,7 @@ import { DefaultMessageStore } from '../store/default-message-store.js';
 import type { HATransport } from '../store/ha/ha-service.js';
 import type { RecoveryProgressListener } from '../store/recovery-progress.js';
 import { ScheduleMessageService } from '../store/schedule/schedule-message-service.js';
+import { TimerMessageStore } from '../store/timer/timer-message-store.js';
 import { ACL_ADMIN_CODES, AclAdminProcessor } from './acl/acl-admin-processor.js';
 import { BrokerAcl } from './acl/broker-acl.js';
 import { parseInnerCredentials } from './acl/outer-acl-hook.js';
@@ -76,7 +77,7 @@ import { executeRequestWhenWakeup } from './processor/pull-message.js';
 import { SlaveSynchronize } from './slave/slave-synchronize.js';
 import { BrokerStats } from './stats/broker-stats.js';
 import { BrokerStatsManager } from './stats/broker-stats-manager.js';
-import { countScheduleDelivery } from './stats/schedule-delivery-stats.js';
+import { countScheduleDelivery, countTimerDelivery } from './stats/schedule-delivery-stats.js';
 import { SubscriptionGroupManager } from './subscription/subscription-group-manager.js';
 import { TopicConfigManager } from './topic/topic-config-manager.js';
 import type { AbstractTransactionalMessageCheckListener } from './transaction/abstract-transactional-message-check-listener.js';
@@ -148,6 +149,8 @@ export class BrokerController implements BrokerContext {
   private readonly ownStore: DefaultMessageStore | undefined;
   /** Delivers delayed and retried messages (over a DefaultMessageStore; runs on a master only). */
   readonly scheduleMessageService: ScheduleMessageService | undefined;
+  /** Gives out timer messages when due (over a DefaultMessageStore; runs on a master only). */
+  readonly timerMessageStore: TimerMessageStore | undefined;
   readonly consumerFilter: ConsumerFilterHooks | undefined;
   /** upstream's consumerFilterManager: the groups' SQL92 filters, fed by heartbeats unless replaced. */
   readonly consumerFilterManager: ConsumerFilterManager;
@@ -234,6 +237,20 @@ export class BrokerController implements BrokerContext {
             logger: this.logger.child('schedule'),
             onDelivered: (level, topic, result) =>
               countScheduleDelivery(this.brokerStatsManager, level, topic, result),
+          })
+        : undefined;
+    this.timerMessageStore =
+      this.messageStore instanceof DefaultMessageStore
+        ? new TimerMessageStore(this.messageStore, {
+            timerWheelEnable: this.config.timerWheelEnable,
+            timerMaxDelaySec: this.config.timerMaxDelaySec,
+            timerPrecisionMs: this.config.timerPrecisionMs,
+            timerFlushIntervalMs: this.config.timerFlushIntervalMs,
+            timerCongestNumEachSlot: this.config.timerCongestNumEachSlot,
+            timerStopDequeue: this.config.timerStopDequeue,
+            clock: this.clock,
+            logger: this.logger.child('timer'),
+            onDelivered: (topic, result) => countTimerDelivery(this.brokerStatsManager, topic, result),
           })
         : undefined;
     this.brokerStatsManager = new BrokerStatsManager({
@@ -466,6 +483,8 @@ export class BrokerController implements BrokerContext {
       // Upstream loads the delay offsets with the store and delivers only on a master.
       await this.scheduleMessageService?.load();
       if (this.config.brokerRole !== 'SLAVE') this.scheduleMessageService?.start();
+      await this.timerMessageStore?.load();
+      if (this.config.brokerRole !== 'SLAVE') this.timerMessageStore?.start();
       const host = this.config.listenHost;
       const address = await this.remotingServer.listen({
         port: this.config.listenPort,
@@ -518,6 +537,7 @@ export class BrokerController implements BrokerContext {
         this.http.shutdown(),
       ]);
       await this.scheduleMessageService?.shutdown();
+      await this.timerMessageStore?.shutdown();
       await this.messageStore.shutdown().catch((e: unknown) => {
         this.logger.error('message store shutdown failed', { error: describe(e) });
       });
@@ -565,6 +585,7 @@ export class BrokerController implements BrokerContext {
     this.transactionalMessageService.close();
     // Before the store: the deliveries under way finish and the delay offsets are written.
     await this.scheduleMessageService?.shutdown();
+    await this.timerMessageStore?.shutdown();
     try {
       await this.messageStore.shutdown();
     } catch (error) {

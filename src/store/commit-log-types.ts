@@ -16,6 +16,7 @@ import {
 } from './put-message-result.js';
 import type { RecoveryProgressListener } from './recovery-progress.js';
 import type { PreparedMessage, Refusal } from './stored-record-writer.js';
+import { TIMER_TOPIC, timerTagsCode } from './timer/timer-config.js';
 
 export interface CommitLogOptions {
   clock?: Clock;
@@ -194,7 +195,9 @@ export function appendedResult(
       const tagsCode =
         item.delayLevel > 0
           ? BigInt(delayLevels.computeDeliverTimestamp(item.delayLevel, storeTimestamp))
-          : item.tagsCode;
+          : item.topic === TIMER_TOPIC
+            ? timerTagsCode(item.propertiesString, storeTimestamp)
+            : item.tagsCode;
       dispatch(
         new DispatchRequest(
           item.topic,

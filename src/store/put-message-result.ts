@@ -15,6 +15,10 @@ export const PutMessageStatus = {
   OS_PAGECACHE_BUSY: 'OS_PAGECACHE_BUSY',
   UNKNOWN_ERROR: 'UNKNOWN_ERROR',
   LMQ_CONSUME_QUEUE_NUM_EXCEEDED: 'LMQ_CONSUME_QUEUE_NUM_EXCEEDED',
+  // 5.x: refusals of the timer-message transform (HookUtils.handleScheduleMessage).
+  WHEEL_TIMER_FLOW_CONTROL: 'WHEEL_TIMER_FLOW_CONTROL',
+  WHEEL_TIMER_MSG_ILLEGAL: 'WHEEL_TIMER_MSG_ILLEGAL',
+  WHEEL_TIMER_NOT_ENABLE: 'WHEEL_TIMER_NOT_ENABLE',
 } as const;
 export type PutMessageStatus = (typeof PutMessageStatus)[keyof typeof PutMessageStatus];
 

@@ -20,6 +20,7 @@ import { tagsString2tagsCode } from '../common/message/tag-hash.js';
 import { TopicValidator } from '../common/validators.js';
 import { type DelayLevelTable, parseDelayLevel } from './delay-level.js';
 import { DispatchRequest, getProperty } from './dispatch-request.js';
+import { TIMER_TOPIC, timerTagsCode } from './timer/timer-config.js';
 
 const TWO_32 = 4294967296;
 
@@ -223,6 +224,8 @@ export function checkMessageAndReturnSize(
         if (level > options.delayLevels.maxDelayLevel) level = options.delayLevels.maxDelayLevel;
         if (level > 0)
           tagsCode = BigInt(options.delayLevels.computeDeliverTimestamp(level, out.storeTimestamp));
+      } else if (out.topic === TIMER_TOPIC) {
+        tagsCode = timerTagsCode(properties, out.storeTimestamp);
       }
     }
     const preparedPos = reconsumePos + 4;

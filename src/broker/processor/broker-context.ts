@@ -11,6 +11,7 @@ import type { RemotingCommand } from '../../remoting/protocol/command.js';
 import type { ProcessorContext } from '../../remoting/transport/index.js';
 import type { MessageStoreConfig } from '../../store/config.js';
 import type { ScheduleMessageService } from '../../store/schedule/schedule-message-service.js';
+import type { TimerMessageStore } from '../../store/timer/timer-message-store.js';
 import type { BrokerConfig, BrokerConfigFileKey } from '../broker-config.js';
 import type { BrokerConfiguration } from '../broker-configuration.js';
 import type { ConsumerManager } from '../client/consumer-manager.js';
@@ -56,6 +57,8 @@ export interface BrokerContext {
   readonly pullRequestHoldService: PullRequestHoldService;
   /** Delivers delayed and retried messages when due (a broker over a DefaultMessageStore has one). */
   readonly scheduleMessageService?: ScheduleMessageService | undefined;
+  /** Gives out timer messages (5.x); its flow control is consulted by the send-path transform. */
+  readonly timerMessageStore?: TimerMessageStore | undefined;
   /** Half messages of transactions: END_TRANSACTION settles them, the check service asks about the rest. */
   readonly transactionalMessageService: TransactionalMessageService;
   /** Registers with every name server; never rejects (failures are logged). */

@@ -32,6 +32,8 @@ import type { MessageExtBrokerInner } from '../../store/stored-record-writer.js'
 import { javaPropertiesString } from '../transaction/queue/transactional-message-bridge.js';
 import { TransactionalMessageUtil } from '../transaction/queue/transactional-message-util.js';
 import { type BrokerContext, type BrokerRequestHandler, isSlave } from './broker-context.js';
+import { handleScheduleMessage, timerHookContext } from './handle-schedule-message.js';
+import { timerRefusalResponse } from './send-message-support.js';
 
 const { TRANSACTION_NOT_TYPE, TRANSACTION_COMMIT_TYPE, TRANSACTION_ROLLBACK_TYPE } = MessageSysFlag;
 
@@ -171,6 +173,12 @@ async function sendFinalMessage(
   msgInner: MessageExtBrokerInner,
 ): Promise<RemotingCommand> {
   try {
+    // Upstream's put hook transforms a committed timer message here (its half message was not).
+    const refusal = handleScheduleMessage(timerHookContext(broker), msgInner);
+    if (refusal !== undefined) {
+      const [code, remark] = timerRefusalResponse(broker, refusal);
+      return createResponse(request, code, { remark });
+    }
     return finalResponse(broker, request, await broker.messageStore.putMessage(msgInner));
   } catch (error) {
     return createResponse(request, ResponseCode.SYSTEM_ERROR, {

@@ -26,6 +26,7 @@ import { StorePath } from '../../store/config.js';
 import { diskPartitionSpaceUsedPercent } from '../../store/disk-usage.js';
 import { type PutMessageResult, PutMessageStatus } from '../../store/put-message-result.js';
 import type { BrokerContext } from './broker-context.js';
+import type { TimerRefusal } from './handle-schedule-message.js';
 
 /** FAQUrl.suggestTodo(FAQUrl.APPLY_TOPIC_URL), and SUBSCRIPTION_GROUP_NOT_EXIST's (the same page). */
 export const FAQ_TIP = '\nSee http://rocketmq.apache.org/docs/faq/ for further details.';
@@ -375,6 +376,12 @@ export function handlePutMessageResult(
         ResponseCode.SYSTEM_ERROR,
         '[LMQ_CONSUME_QUEUE_NUM_EXCEEDED]broker config enableLmq and enableMultiDispatch, lmq consumeQueue num exceed maxLmqConsumeQueueNum config num, default limit 2w.',
       );
+    case PutMessageStatus.WHEEL_TIMER_MSG_ILLEGAL:
+    case PutMessageStatus.WHEEL_TIMER_FLOW_CONTROL:
+    case PutMessageStatus.WHEEL_TIMER_NOT_ENABLE: {
+      const [timerCode, remark] = timerRefusalResponse(broker, result.putMessageStatus);
+      return sendResponse(broker, request, timerCode, remark);
+    }
     case PutMessageStatus.UNKNOWN_ERROR:
       return sendResponse(broker, request, ResponseCode.SYSTEM_ERROR, 'UNKNOWN_ERROR');
     default:
@@ -396,4 +403,28 @@ export function handlePutMessageResult(
     queueOffset: append.logicsOffset,
     transactionId: undefined,
   });
+}
+
+/** The response upstream's handlePutMessageResult gives a timer refusal: [code, remark]. */
+export function timerRefusalResponse(broker: BrokerContext, status: TimerRefusal): readonly [number, string] {
+  const c = broker.config;
+  switch (status) {
+    case PutMessageStatus.WHEEL_TIMER_MSG_ILLEGAL:
+      return [
+        ResponseCode.MESSAGE_ILLEGAL,
+        `timer message illegal, the delay time should not be bigger than the max delay ${c.timerMaxDelaySec * 1000}ms; or if set del msg, the delay time should be bigger than the current time`,
+      ];
+    case PutMessageStatus.WHEEL_TIMER_FLOW_CONTROL: {
+      const n = BigInt(c.timerCongestNumEachSlot);
+      return [
+        ResponseCode.SYSTEM_ERROR,
+        `timer message is under flow control, max num limit is ${n * 2n} or the current value is greater than ${n} and less than ${n * 2n}, trigger random flow control`,
+      ];
+    }
+    default:
+      return [
+        ResponseCode.SYSTEM_ERROR,
+        `accurate timer message is not enabled, timerWheelEnable is ${c.timerWheelEnable}`,
+      ];
+  }
 }

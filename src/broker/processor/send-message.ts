@@ -13,8 +13,10 @@ import { RequestCode } from '../../remoting/protocol/request-code.js';
 import { ResponseCode } from '../../remoting/protocol/response-code.js';
 import type { ProcessorContext } from '../../remoting/transport/index.js';
 import { getProperty } from '../../store/dispatch-request.js';
+import { PutMessageResult } from '../../store/put-message-result.js';
 import type { MessageExtBrokerInner } from '../../store/stored-record-writer.js';
 import type { BrokerContext, BrokerRequestHandler } from './broker-context.js';
+import { handleScheduleMessage, timerHookContext } from './handle-schedule-message.js';
 import { deadLetterQueue, maxReconsumeTimesOf } from './retry-dlq.js';
 import { sendBatchMessage } from './send-batch-message.js';
 import {
@@ -168,6 +170,11 @@ export function sendOneMessage(
     inner.queueId = 0;
   } else {
     inner.propertiesString = rewriteProperties(props, DROP_FOR_MESSAGE, clusterProperty(cluster));
+    // 5.x timer messages: parked in the timer topic, or refused as upstream's put hook refuses them.
+    const refusal = handleScheduleMessage(timerHookContext(broker), inner);
+    if (refusal !== undefined) {
+      return handlePutMessageResult(broker, request, new PutMessageResult(refusal), queueId, inner.topic);
+    }
   }
   return broker.messageStore
     .putMessage(inner)

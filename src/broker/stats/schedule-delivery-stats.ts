@@ -24,3 +24,14 @@ export function countScheduleDelivery(
   stats.incTopicPutSize(topic, result.wroteBytes);
   stats.incBrokerPutNums(result.msgNum);
 }
+
+/** What upstream's TimerMessageStore.doPut counts for each timer message it puts into its real topic. */
+export function countTimerDelivery(
+  stats: BrokerStatsManager,
+  topic: string,
+  result: AppendMessageResult,
+): void {
+  stats.incTopicPutNums(topic, result.msgNum, 1);
+  stats.incTopicPutSize(topic, result.wroteBytes);
+  stats.incBrokerPutNums(result.msgNum);
+}
