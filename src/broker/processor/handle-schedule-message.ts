@@ -17,7 +17,6 @@ import { PutMessageStatus } from '../../store/put-message-result.js';
 import type { MessageExtBrokerInner } from '../../store/stored-record-writer.js';
 import { snapTimerPrecisionMs, TIMER_TOPIC } from '../../store/timer/timer-config.js';
 import type { BrokerContext } from './broker-context.js';
-import { formatProperties, rewriteProperties } from './send-message-support.js';
 
 export interface TimerHookContext {
   readonly timerWheelEnable: boolean;
@@ -45,6 +44,28 @@ export type TimerRefusal =
   | typeof PutMessageStatus.WHEEL_TIMER_MSG_ILLEGAL
   | typeof PutMessageStatus.WHEEL_TIMER_FLOW_CONTROL
   | typeof PutMessageStatus.WHEEL_TIMER_NOT_ENABLE;
+
+const NAME_VALUE_SEPARATOR = '\u0001';
+const PROPERTY_SEPARATOR = '\u0002';
+
+/**
+ * The properties string without the named entries and with `pairs` appended: what upstream gets by
+ * parsing into its map, putting, removing and joining again. Entries keep their order (readers
+ * parse the string into a map, so only bytes differ).
+ */
+function rewriteProperties(
+  props: string,
+  drop: readonly string[],
+  pairs: ReadonlyArray<readonly [string, string]>,
+): string {
+  const kept = props
+    .split(PROPERTY_SEPARATOR)
+    .filter(
+      (entry) => entry.length > 0 && !drop.some((name) => entry.startsWith(name + NAME_VALUE_SEPARATOR)),
+    );
+  for (const [name, value] of pairs) kept.push(name + NAME_VALUE_SEPARATOR + value);
+  return kept.join(PROPERTY_SEPARATOR);
+}
 
 function delayLevelOf(msg: MessageExtBrokerInner): number {
   if (msg.delayTimeLevel !== undefined) return msg.delayTimeLevel;
@@ -86,7 +107,7 @@ export function checkIfTimerMessage(msg: MessageExtBrokerInner): boolean {
   const props = msg.propertiesString;
   if (delayLevelOf(msg) > 0) {
     if (TIMER_REQUEST_PROPERTIES.some((name) => getProperty(props, name) !== undefined)) {
-      msg.propertiesString = rewriteProperties(props, TIMER_REQUEST_PROPERTIES, '');
+      msg.propertiesString = rewriteProperties(props, TIMER_REQUEST_PROPERTIES, []);
     }
     return false;
   }
@@ -134,15 +155,11 @@ function transformTimerMessage(ctx: TimerHookContext, msg: MessageExtBrokerInner
       return PutMessageStatus.WHEEL_TIMER_MSG_ILLEGAL;
     const outMs = timerOutMs(deliverMs, ctx.timerPrecisionMs);
     if (ctx.isReject(Number(outMs))) return PutMessageStatus.WHEEL_TIMER_FLOW_CONTROL;
-    msg.propertiesString = rewriteProperties(
-      msg.propertiesString,
-      TIMER_REWRITTEN_PROPERTIES,
-      formatProperties(
-        [MessageConst.PROPERTY_TIMER_OUT_MS, String(outMs)],
-        [MessageConst.PROPERTY_REAL_TOPIC, msg.topic],
-        [MessageConst.PROPERTY_REAL_QUEUE_ID, String(msg.queueId)],
-      ),
-    );
+    msg.propertiesString = rewriteProperties(msg.propertiesString, TIMER_REWRITTEN_PROPERTIES, [
+      [MessageConst.PROPERTY_TIMER_OUT_MS, String(outMs)],
+      [MessageConst.PROPERTY_REAL_TOPIC, msg.topic],
+      [MessageConst.PROPERTY_REAL_QUEUE_ID, String(msg.queueId)],
+    ]);
     msg.topic = TIMER_TOPIC;
     msg.queueId = 0;
   } else if (getProperty(msg.propertiesString, MessageConst.PROPERTY_TIMER_DEL_UNIQKEY) !== undefined) {
