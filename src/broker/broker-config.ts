@@ -33,6 +33,11 @@ import {
 } from '../remoting/transport/tls-system-config.js';
 import { DEFAULT_MESSAGE_STORE_CONFIG, type MessageStoreConfig } from '../store/config.js';
 import {
+  ASSIGNMENT_CONFIG_KEYS,
+  type BrokerAssignmentConfig,
+  DEFAULT_ASSIGNMENT_CONFIG,
+} from './broker-config-assignment.js';
+import {
   type BrokerHaConfig,
   checkHaAuth,
   checkHaListenPort,
@@ -79,6 +84,7 @@ export interface BrokerConfig
   extends MessageStoreConfig,
     BrokerHaConfig,
     BrokerHttpConfig,
+    BrokerAssignmentConfig,
     BrokerRemotingConfig {
   // ---- BrokerConfig ----
   /** `;`-separated name server addresses; env NAMESRV_ADDR by default. */
@@ -362,6 +368,7 @@ export const BROKER_CONFIG_KEYS: { readonly [K in BrokerConfigFileKey]: ConfigKe
   autoCreateTopicMaxCount: { kind: INT, owner: 'rocketmq-ts' },
   registerChangedTopicsDelay: { kind: INT, owner: 'rocketmq-ts' },
   ...HTTP_CONFIG_KEYS,
+  ...ASSIGNMENT_CONFIG_KEYS,
   ...REMOTING_CONFIG_KEYS,
   rocketmqHome: b(OPT_STR),
   aclPlainFile: { kind: STR, owner: 'rocketmq-ts' },
@@ -489,6 +496,7 @@ export const DEFAULT_BROKER_CONFIG: Readonly<
   autoCreateTopicMaxCount: 5000,
   registerChangedTopicsDelay: 0,
   ...DEFAULT_HTTP_CONFIG,
+  ...DEFAULT_ASSIGNMENT_CONFIG,
   ...DEFAULT_REMOTING_CONFIG,
   aclPlainFile: 'conf/plain_acl.yml',
   aclFileWatchInterval: 5000,
