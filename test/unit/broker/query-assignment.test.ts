@@ -125,7 +125,7 @@ describe('QUERY_ASSIGNMENT', () => {
 
 describe('SET_MESSAGE_REQUEST_MODE / GET_ALL_MESSAGE_REQUEST_MODE', () => {
   test('bad topic, bad mode; the file as upstream writes it, and reloaded', LIMIT, async () => {
-    const { broker, io, c } = await setup(['A']);
+    const { io, c } = await setup(['A']);
     const missing = await setMode(c, 'Nope', 'POP');
     assert.deepEqual([missing.code, missing.remark], [ResponseCode.TOPIC_NOT_EXIST, 'topic[Nope] not exist']);
     const badMode = await c.call(
