@@ -64,6 +64,8 @@ import { ProducerManager } from './client/producer-manager.js';
 import { RebalanceLockManager } from './client/rebalance-lock-manager.js';
 import type { ConfigFileIO } from './config-manager.js';
 import { BrokerHttpService } from './http/broker-http-service.js';
+import { MessageRequestModeManager } from './loadbalance/message-request-mode-manager.js';
+import { TopicRouteInfoManager } from './loadbalance/topic-route-info-manager.js';
 import { NotifyMessageArrivingListener } from './longpolling/notify-message-arriving-listener.js';
 import { PullRequestHoldService } from './longpolling/pull-request-hold-service.js';
 import type { BrokerMessageStore } from './message-store.js';
@@ -159,6 +161,8 @@ export class BrokerController implements BrokerContext {
   readonly pullRequestHoldService: PullRequestHoldService;
   readonly topicConfigManager: TopicConfigManager;
   readonly subscriptionGroupManager: SubscriptionGroupManager;
+  readonly messageRequestModeManager: MessageRequestModeManager;
+  readonly topicRouteInfoManager: TopicRouteInfoManager;
   readonly consumerOffsetManager: ConsumerOffsetManager;
   readonly producerManager: ProducerManager;
   readonly consumerManager: ConsumerManager;
@@ -292,6 +296,11 @@ export class BrokerController implements BrokerContext {
       logger: this.logger.child('subscription'),
       ...io,
     });
+    this.messageRequestModeManager = new MessageRequestModeManager({
+      config,
+      logger: this.logger.child('messageRequestMode'),
+      ...io,
+    });
     this.consumerOffsetManager = new ConsumerOffsetManager({
       config,
       logger: this.logger.child('offset'),
@@ -355,6 +364,12 @@ export class BrokerController implements BrokerContext {
       this.remotingClient.registerRPCHook(new AclClientRPCHook(innerCredentials));
     }
     this.brokerOuterAPI = new BrokerOuterAPI(this.remotingClient, this.logger.child('outer'));
+    this.topicRouteInfoManager = new TopicRouteInfoManager(
+      this.brokerOuterAPI,
+      config,
+      () => this.clock.now(),
+      this.logger.child('topicRoute'),
+    );
     this.slaveSynchronize = new SlaveSynchronize({
       host: this,
       masterAddr: () => this.masterAddr,
@@ -478,6 +493,7 @@ export class BrokerController implements BrokerContext {
       await this.topicConfigManager.load();
       await this.consumerOffsetManager.load();
       await this.subscriptionGroupManager.load();
+      await this.messageRequestModeManager.load();
       await this.messageStore.load();
       await this.messageStore.start();
       // Upstream loads the delay offsets with the store and delivers only on a master.
@@ -601,6 +617,7 @@ export class BrokerController implements BrokerContext {
       this.consumerOffsetManager.flushed(),
       this.topicConfigManager.flushed(),
       this.subscriptionGroupManager.flushed(),
+      this.messageRequestModeManager.flushed(),
     ]);
   }
 
