@@ -294,6 +294,20 @@ describe('POP_MESSAGE', LIMIT, () => {
     assert.equal(none.code, ResponseCode.PULL_NOT_FOUND);
   });
 
+  test('concurrent pops of one group never hand out a message twice', async () => {
+    createTopic(broker, 'T10', 2);
+    for (let i = 0; i < 40; i++) await send('T10', `c${i}`, { queueId: i % 2 });
+    const seen: string[] = [];
+    for (let round = 0; round < 10 && seen.length < 40; round++) {
+      const batch = await Promise.all(
+        Array.from({ length: 4 }, () => pop({ consumerGroup: 'G8', topic: 'T10', maxMsgNums: 7 })),
+      );
+      for (const b of batch) for (const m of b.messages) seen.push(`${m.queueId}:${m.queueOffset}`);
+    }
+    assert.equal(seen.length, 40);
+    assert.equal(new Set(seen).size, 40);
+  });
+
   test('bad input: upstream codes and remarks', async () => {
     createTopic(broker, 'T7', 4);
     const q = await pop({ consumerGroup: 'G1', topic: 'T7', queueId: 4 });
