@@ -84,6 +84,7 @@ import { DefaultTransactionalMessageCheckListener } from './transaction/queue/de
 import { TransactionalMessageBridge } from './transaction/queue/transactional-message-bridge.js';
 import { TransactionalMessageServiceImpl } from './transaction/queue/transactional-message-service-impl.js';
 import { TransactionalMessageCheckService } from './transaction/transactional-message-check-service.js';
+import { PopReviveServices } from './pop/pop-revive-services.js';
 import type { TransactionalMessageService } from './transaction/transactional-message-service.js';
 
 /** Upstream clamps registerNameServerPeriod to this range. */
@@ -170,6 +171,7 @@ export class BrokerController implements BrokerContext {
   readonly transactionalMessageCheckListener: AbstractTransactionalMessageCheckListener;
   /** Asks producers about half messages left unsettled (runs on a master only). */
   readonly transactionalMessageCheckService: TransactionalMessageCheckService;
+  readonly popRevive: PopReviveServices;
   /** Plain ACL (aclEnable): the accounts and the hook on both servers; undefined when off. */
   readonly acl: BrokerAcl | undefined;
   /** The dashboard and /metrics HTTP servers (dashboardPort, metricsPort; both off by default). */
@@ -362,6 +364,7 @@ export class BrokerController implements BrokerContext {
       clock: this.clock,
       logger: transactionLogger,
     });
+    this.popRevive = new PopReviveServices(this, this.logger.child('popRevive'));
     this.acl = config.aclEnable
       ? new BrokerAcl(config, this.clock, this.logger.child('acl'), this.messageStore)
       : undefined;
@@ -488,6 +491,8 @@ export class BrokerController implements BrokerContext {
       this.pullRequestHoldService.start();
       // startProcessorByHa: a master asks producers about unsettled half messages.
       if (this.config.brokerRole !== 'SLAVE') this.transactionalMessageCheckService.start();
+      // Upstream runs POP revive on the master only (shouldRunPopRevive = brokerId == 0).
+      if (this.config.brokerRole !== 'SLAVE') this.popRevive.start();
       this.offsetTimer = this.clock.setTimeout(this.persistOffsets, this.config.flushConsumerOffsetDelay);
       this.filterCleanTimer = this.clock.setTimeout(this.cleanFilters, CONSUMER_FILTER_CLEAN_INTERVAL);
       this.state = 'running';
@@ -511,6 +516,7 @@ export class BrokerController implements BrokerContext {
       this.filterCleanTimer?.cancel();
       await this.slaveSynchronize.shutdown();
       await this.transactionalMessageCheckService.shutdown();
+      await this.popRevive.shutdown();
       await Promise.all([
         this.remotingServer.close(),
         this.fastRemotingServer.close(),
@@ -563,6 +569,8 @@ export class BrokerController implements BrokerContext {
     await this.transactionalMessageCheckService.shutdown();
     this.transactionalMessageCheckListener.shutDown();
     this.transactionalMessageService.close();
+    // Before the store: a revive round under way finishes its re-puts.
+    await this.popRevive.shutdown();
     // Before the store: the deliveries under way finish and the delay offsets are written.
     await this.scheduleMessageService?.shutdown();
     try {
