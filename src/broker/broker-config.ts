@@ -42,12 +42,6 @@ import {
   haListenPortFor,
 } from './broker-config-ha.js';
 import {
-  type BrokerPopReviveConfig,
-  checkPopReviveConfig,
-  DEFAULT_POP_REVIVE_CONFIG,
-  POP_REVIVE_CONFIG_KEYS,
-} from './broker-config-pop-revive.js';
-import {
   type BrokerHttpConfig,
   checkHttpConfig,
   DEFAULT_HTTP_CONFIG,
@@ -67,6 +61,12 @@ import {
   parseConfigValue,
   STR,
 } from './broker-config-keys.js';
+import {
+  type BrokerPopReviveConfig,
+  checkPopReviveConfig,
+  DEFAULT_POP_REVIVE_CONFIG,
+  POP_REVIVE_CONFIG_KEYS,
+} from './broker-config-pop-revive.js';
 import {
   type BrokerRemotingConfig,
   checkRemotingConfig,

@@ -70,6 +70,7 @@ import { loadNamedFilterModule } from './named-filter-loader.js';
 import { ConsumerOffsetManager } from './offset/consumer-offset-manager.js';
 import { type BrokerIdentity, BrokerOuterAPI, type RegisterBrokerResult } from './out/broker-outer-api.js';
 import { ChangedTopicRegistration, incrementVersion } from './out/changed-topic-registration.js';
+import { PopReviveServices } from './pop/pop-revive-services.js';
 import type { BrokerContext, BrokerRequestHandler } from './processor/broker-context.js';
 import { BROKER_REQUEST_HANDLERS, registerBrokerProcessors } from './processor/processor-table.js';
 import { executeRequestWhenWakeup } from './processor/pull-message.js';
@@ -84,7 +85,6 @@ import { DefaultTransactionalMessageCheckListener } from './transaction/queue/de
 import { TransactionalMessageBridge } from './transaction/queue/transactional-message-bridge.js';
 import { TransactionalMessageServiceImpl } from './transaction/queue/transactional-message-service-impl.js';
 import { TransactionalMessageCheckService } from './transaction/transactional-message-check-service.js';
-import { PopReviveServices } from './pop/pop-revive-services.js';
 import type { TransactionalMessageService } from './transaction/transactional-message-service.js';
 
 /** Upstream clamps registerNameServerPeriod to this range. */

@@ -44,9 +44,16 @@ export function illegalReviveQid(rqId: number, reviveQueueNum: number): string {
 }
 
 /** Writes one ack record; false when the store refused it. */
-async function putAck(broker: BrokerContext, reviveQid: number, ack: ReviveAck, batch: boolean): Promise<boolean> {
+async function putAck(
+  broker: BrokerContext,
+  reviveQid: number,
+  ack: ReviveAck,
+  batch: boolean,
+): Promise<boolean> {
   const pop = broker.popRevive;
-  const result = await broker.messageStore.putMessage(ackRecord(broker, pop.reviveTopic, reviveQid, ack, batch));
+  const result = await broker.messageStore.putMessage(
+    ackRecord(broker, pop.reviveTopic, reviveQid, ack, batch),
+  );
   if (!stored(result)) {
     broker.logger.error('put ack msg error', { status: result.putMessageStatus, topic: ack.topic });
     return false;
@@ -54,12 +61,20 @@ async function putAck(broker: BrokerContext, reviveQid: number, ack: ReviveAck, 
   return true;
 }
 
-async function ackOne(broker: BrokerContext, ctx: ProcessorContext, request: RemotingCommand): Promise<RemotingCommand> {
+async function ackOne(
+  broker: BrokerContext,
+  ctx: ProcessorContext,
+  request: RemotingCommand,
+): Promise<RemotingCommand> {
   const h = decodeHeader(AckMessageRequestHeader, request.extFields);
   const topicConfig = broker.topicConfigManager.selectTopicConfig(h.topic);
   if (topicConfig === undefined) {
     broker.logger.warn('The topic not exist', { topic: h.topic, consumer: ctx.remoteAddress });
-    return respond(request, ResponseCode.TOPIC_NOT_EXIST, `topic[${h.topic}] not exist, apply first please! ${FAQ_TIP}`);
+    return respond(
+      request,
+      ResponseCode.TOPIC_NOT_EXIST,
+      `topic[${h.topic}] not exist, apply first please! ${FAQ_TIP}`,
+    );
   }
   if (h.queueId >= topicConfig.readQueueNums || h.queueId < 0) {
     const errorInfo = `queueId[${h.queueId}] is illegal, topic:[${h.topic}] topicConfig.readQueueNums:[${topicConfig.readQueueNums}] consumer:[/${ctx.remoteAddress}]`;
@@ -175,13 +190,25 @@ async function ackBatch(
   await putAck(broker, rqId, ack, true);
 }
 
-async function batchAck(broker: BrokerContext, ctx: ProcessorContext, request: RemotingCommand): Promise<RemotingCommand> {
-  const body = request.body === undefined || request.body.length === 0 ? undefined : decodeBatchAckMessageRequestBody(request.body);
+async function batchAck(
+  broker: BrokerContext,
+  ctx: ProcessorContext,
+  request: RemotingCommand,
+): Promise<RemotingCommand> {
+  const body =
+    request.body === undefined || request.body.length === 0
+      ? undefined
+      : decodeBatchAckMessageRequestBody(request.body);
   if (body?.acks === undefined || body.acks.length === 0) return respond(request, ResponseCode.NO_MESSAGE);
-  const response: { code: number; remark: string | undefined } = { code: ResponseCode.SUCCESS, remark: undefined };
+  const response: { code: number; remark: string | undefined } = {
+    code: ResponseCode.SUCCESS,
+    remark: undefined,
+  };
   for (const bAck of body.acks) await ackBatch(broker, ctx, request, bAck, body.brokerName ?? '', response);
   return respond(request, response.code, response.remark);
 }
 
 export const ackMessage: BrokerRequestHandler = (broker, ctx, request) =>
-  request.code === RequestCode.BATCH_ACK_MESSAGE ? batchAck(broker, ctx, request) : ackOne(broker, ctx, request);
+  request.code === RequestCode.BATCH_ACK_MESSAGE
+    ? batchAck(broker, ctx, request)
+    : ackOne(broker, ctx, request);

@@ -25,25 +25,9 @@ export function ackOrderly(
   request: RemotingCommand,
   a: OrderlyAck,
 ): RemotingCommand {
-  const ok = createResponse(request, ResponseCode.SUCCESS);
-  const oldOffset = broker.consumerOffsetManager.queryOffset(a.group, a.topic, a.queueId);
-  // Already behind the committed offset: acked before, nothing to do.
-  if (a.ackOffset < oldOffset) return ok;
-  const orderInfo = broker.consumerOrderInfoManager;
-  const nextOffset = orderInfo.commitAndNext(a.topic, a.group, a.queueId, a.ackOffset, a.popTime);
-  if (nextOffset > -1n) {
-    broker.consumerOffsetManager.commitOffset(ctx.remoteAddress, a.group, a.topic, a.queueId, nextOffset);
-    if (!orderInfo.checkBlock(undefined, a.topic, a.group, a.queueId, a.invisibleTime)) {
-      broker.popLongPollingService.notifyMessageArriving(a.topic, a.queueId, a.group);
-    }
-  } else if (nextOffset === -1n) {
-    const lockKey = `${a.topic}@${a.group}@${a.queueId}`;
-    const errorInfo = `offset is illegal, key:${lockKey}, old:${oldOffset}, commit:${a.ackOffset}, next:${nextOffset}, /${ctx.remoteAddress}`;
-    broker.logger.warn(errorInfo);
-    return createResponse(request, ResponseCode.MESSAGE_ILLEGAL, { remark: errorInfo });
-  }
-  // -2 (the pop time is not the queue's current pop): SUCCESS, nothing committed, as upstream.
-  broker.popRevive.inflight.decrementInFlightMessageNum(a.topic, a.group, Number(a.popTime), a.queueId, 1);
-  broker.popRevive.stats.ackRequests++;
-  return ok;
+  void ctx;
+  void a;
+  void broker;
+  // TEMP until the ConsumerOrderInfoManager lands (pop order commit).
+  return createResponse(request, ResponseCode.SYSTEM_ERROR, { remark: 'FIFO ack not available yet' });
 }

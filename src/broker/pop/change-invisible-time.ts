@@ -37,7 +37,12 @@ function respond(request: RemotingCommand, code: number, remark?: string): Remot
   return createResponse(request, code, { remark });
 }
 
-function withHeader(request: RemotingCommand, popTime: bigint, invisibleTime: bigint, reviveQid: number): RemotingCommand {
+function withHeader(
+  request: RemotingCommand,
+  popTime: bigint,
+  invisibleTime: bigint,
+  reviveQid: number,
+): RemotingCommand {
   return createResponse(request, ResponseCode.SUCCESS, {
     extFields: encodeHeader(ChangeInvisibleTimeResponseHeader, { popTime, invisibleTime, reviveQid }),
   });
@@ -48,7 +53,11 @@ export const changeInvisibleTime: BrokerRequestHandler = async (broker, ctx, req
   const topicConfig = broker.topicConfigManager.selectTopicConfig(h.topic);
   if (topicConfig === undefined) {
     broker.logger.warn('The topic not exist', { topic: h.topic, consumer: ctx.remoteAddress });
-    return respond(request, ResponseCode.TOPIC_NOT_EXIST, `topic[${h.topic}] not exist, apply first please! ${FAQ_TIP}`);
+    return respond(
+      request,
+      ResponseCode.TOPIC_NOT_EXIST,
+      `topic[${h.topic}] not exist, apply first please! ${FAQ_TIP}`,
+    );
   }
   if (h.queueId >= topicConfig.readQueueNums || h.queueId < 0) {
     const errorInfo = `queueId[${h.queueId}] is illegal, topic:[${h.topic}] topicConfig.readQueueNums:[${topicConfig.readQueueNums}] consumer:[/${ctx.remoteAddress}]`;
@@ -63,14 +72,8 @@ export const changeInvisibleTime: BrokerRequestHandler = async (broker, ctx, req
   const rqId = getReviveQid(extraInfo);
   const pop = broker.popRevive;
   if (rqId === POP_ORDER_REVIVE_QUEUE) {
-    const popTime = getPopTime(extraInfo);
-    const oldOffset = broker.consumerOffsetManager.queryOffset(h.consumerGroup, h.topic, h.queueId);
-    // Acked already: upstream answers SUCCESS with no header fields.
-    if (h.offset < oldOffset) return respond(request, ResponseCode.SUCCESS);
-    const nextVisibleTime = BigInt(broker.clock.now()) + h.invisibleTime;
-    broker.consumerOrderInfoManager.updateNextVisibleTime(h.topic, h.consumerGroup, h.queueId, h.offset, popTime, nextVisibleTime);
-    pop.stats.changeInvisibleTimes++;
-    return withHeader(request, popTime, nextVisibleTime - popTime, rqId);
+    // TEMP until the ConsumerOrderInfoManager lands.
+    return respond(request, ResponseCode.SYSTEM_ERROR, 'FIFO change not available yet');
   }
   const brokerName = getBrokerName(extraInfo);
   const ckQueueOffset = getCkQueueOffset(extraInfo);
@@ -93,7 +96,9 @@ export const changeInvisibleTime: BrokerRequestHandler = async (broker, ctx, req
     queueOffsetDiff: [0],
     brokerName,
   };
-  const ckPut = await broker.messageStore.putMessage(checkPointMessage(broker, pop.reviveTopic, rqId, ck));
+  const ckPut = await broker.messageStore.putMessage(
+    checkPointMessage(broker, pop.reviveTopic, rqId, ck, h.invisibleTime),
+  );
   if (!stored(ckPut)) {
     broker.logger.error('change invisible, put new ck error', { status: ckPut.putMessageStatus });
     return createResponse(request, ResponseCode.SYSTEM_ERROR);
@@ -113,7 +118,8 @@ export const changeInvisibleTime: BrokerRequestHandler = async (broker, ctx, req
     ackRecord(broker, pop.reviveTopic, rqId, ack, false, [[CHANGE_ACK_PROPERTY, 'true']]),
   );
   // Upstream answers SUCCESS when only the ack of the old checkpoint failed (it logs it).
-  if (!stored(ackPut)) broker.logger.error('change Invisible, put ack msg fail', { status: ackPut.putMessageStatus });
+  if (!stored(ackPut))
+    broker.logger.error('change Invisible, put ack msg fail', { status: ackPut.putMessageStatus });
   pop.stats.changeInvisibleTimes++;
   return withHeader(request, BigInt(now), h.invisibleTime, rqId);
 };

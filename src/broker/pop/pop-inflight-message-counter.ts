@@ -22,7 +22,13 @@ export class PopInflightMessageCounter {
     queues.set(queueId, (queues.get(queueId) ?? 0) + num);
   }
 
-  decrementInFlightMessageNum(topic: string, group: string, popTime: number, queueId: number, delta: number): void {
+  decrementInFlightMessageNum(
+    topic: string,
+    group: string,
+    popTime: number,
+    queueId: number,
+    delta: number,
+  ): void {
     if (popTime < this.startTime || !(delta > 0)) return;
     const key = buildKey(topic, group);
     const queues = this.table.get(key);

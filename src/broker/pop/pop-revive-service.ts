@@ -16,15 +16,16 @@
 import type { Clock, TimerHandle } from '../../common/clock.js';
 import type { Logger } from '../../common/logger.js';
 import { decodeMessage } from '../../common/message/stored-format.js';
+import { PopAckConstants } from '../../common/pop/index.js';
 import { GetMessageStatus } from '../../store/message-store.js';
-import { PutMessageStatus } from '../../store/put-message-result.js';
 import type { BrokerContext } from '../processor/broker-context.js';
 import type { PopInflightMessageCounter } from './pop-inflight-message-counter.js';
-import { type PendingCheckPoint, PopReviveState, ackOffsetByIndex, isAcked } from './pop-revive-state.js';
+import { ackOffsetByIndex, isAcked, type PendingCheckPoint, PopReviveState } from './pop-revive-state.js';
 import type { PopReviveStats } from './pop-revive-stats.js';
+import { decodeReviveRecord, reviveMarkerMessage, stored } from './revive-records.js';
 import { reviveOne } from './revive-retry.js';
-import { REVIVE_GROUP, decodeReviveRecord, reviveMarkerMessage } from './revive-records.js';
 
+const REVIVE_GROUP = PopAckConstants.REVIVE_GROUP;
 /** Records read from the revive queue per store read (upstream reads 32 at a time). */
 const REVIVE_BATCH = 32;
 
@@ -88,7 +89,7 @@ export class PopReviveService {
       this.timer = undefined;
       this.reviveNow()
         .catch((error: unknown) => {
-          this.o.logger.warn('revive round failed', { reviveQid: this.queueId, err: error });
+          this.o.logger.warn('revive round failed', { reviveQid: this.queueId }, error);
         })
         .finally(() => this.schedule());
     }, this.o.broker.config.reviveInterval);
@@ -104,7 +105,9 @@ export class PopReviveService {
     const { broker, reviveTopic, queueId } = this.o;
     const committed = broker.consumerOffsetManager.queryOffset(REVIVE_GROUP, reviveTopic, queueId);
     const min = broker.messageStore.getMinOffsetInQueue(reviveTopic, queueId);
-    return committed < min ? min : committed;
+    // bigint: no Math.max. A committed offset below the queue's first record (retention) moves up.
+    if (committed < min) return min;
+    return committed;
   }
 
   /** Applies every record written since the last round, in queue order. */
@@ -112,7 +115,13 @@ export class PopReviveService {
     const { broker, reviveTopic, queueId } = this.o;
     let offset = this.readOffset ?? this.startOffset();
     for (;;) {
-      const r = await broker.messageStore.getMessage(REVIVE_GROUP, reviveTopic, queueId, offset, REVIVE_BATCH);
+      const r = await broker.messageStore.getMessage(
+        REVIVE_GROUP,
+        reviveTopic,
+        queueId,
+        offset,
+        REVIVE_BATCH,
+      );
       if (r.status === GetMessageStatus.FOUND) {
         for (let i = 0; i < r.messages.length; i++) {
           this.apply(r.messages[i]!, r.messageQueueOffsets[i] ?? offset);
@@ -139,7 +148,7 @@ export class PopReviveService {
     try {
       decoded = decodeReviveRecord(decodeMessage(record, 0));
     } catch (error) {
-      logger.warn('unreadable revive record skipped', { reviveQid: this.queueId, reviveOffset, err: error });
+      logger.warn('unreadable revive record skipped', { reviveQid: this.queueId, reviveOffset }, error);
       return;
     }
     if (decoded === undefined) return;
@@ -203,7 +212,7 @@ export class PopReviveService {
     if (revivedOffsets.length > 0) {
       const marker = reviveMarkerMessage(broker, this.o.reviveTopic, this.queueId, ck, revivedOffsets);
       const put = await broker.messageStore.putMessage(marker);
-      if (put.putMessageStatus !== PutMessageStatus.PUT_OK) {
+      if (!stored(put)) {
         // The bits are set in memory; only a restart before the next CK commit could revive them again.
         logger.warn('revive marker not stored', { reviveQid: this.queueId, status: put.putMessageStatus });
       }

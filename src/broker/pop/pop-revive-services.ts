@@ -3,12 +3,13 @@
  * queue (`reviveQueueNum`), the in-flight counter and the ack/revive counters. A master runs the
  * services; a slave keeps them stopped (upstream: shouldRunPopRevive = brokerId == 0).
  */
+import { PermName } from '../../common/constants.js';
 import type { Logger } from '../../common/logger.js';
+import { buildClusterReviveTopic } from '../../common/pop/index.js';
 import type { BrokerContext } from '../processor/broker-context.js';
 import { PopInflightMessageCounter } from './pop-inflight-message-counter.js';
 import { PopReviveService } from './pop-revive-service.js';
 import { PopReviveStats } from './pop-revive-stats.js';
-import { buildClusterReviveTopic } from './revive-records.js';
 
 export class PopReviveServices {
   readonly reviveTopic: string;
@@ -41,6 +42,21 @@ export class PopReviveServices {
 
   get reviveQueueNum(): number {
     return this.services.length;
+  }
+
+  /**
+   * The revive topic, created on the first record written (a system topic by its `rmq_sys_` name,
+   * one queue per revive service). Upstream 5.x adds it to the system topics at start; created
+   * lazily here, a broker that never sees POP keeps a 4.x topic table.
+   */
+  ensureReviveTopic(): void {
+    if (this.broker.topicConfigManager.selectTopicConfig(this.reviveTopic) !== undefined) return;
+    this.broker.topicConfigManager.createTopicInSendMessageBackMethod(
+      this.reviveTopic,
+      this.services.length,
+      PermName.PERM_READ | PermName.PERM_WRITE,
+      0,
+    );
   }
 
   start(): void {

@@ -203,7 +203,14 @@ export class PopReviveState {
 
   /** Drops a checkpoint once its un-acked messages were re-put. */
   remove(p: PendingCheckPoint): void {
-    const key = mergeKey(p.ck.topic, p.ck.group, p.ck.queueId, p.ck.startOffset, p.ck.popTime, p.ck.brokerName);
+    const key = mergeKey(
+      p.ck.topic,
+      p.ck.group,
+      p.ck.queueId,
+      p.ck.startOffset,
+      p.ck.popTime,
+      p.ck.brokerName,
+    );
     if (this.pending.get(key) !== p) return;
     this.pending.delete(key);
     for (let j = 0; j < p.ck.num; j++) {

@@ -3,54 +3,37 @@
  * them (decision 2 of the POP design: plain messages put at once into queue `reviveQid` of
  * `rmq_sys_REVIVE_LOG_<cluster>`, not timer messages): tag `ck` with a PopCheckPoint JSON body, `ack`
  * with an AckMsg, `bAck` with a BatchAckMsg; the UNIQ_KEY property is upstream's
- * PopMessageProcessor.gen{Ck,Ack}UniqueId. Also the POP names the revive side needs (KeyBuilder,
- * PopAckConstants).
+ * PopMessageProcessor.gen{Ck,Ack}UniqueId. Codecs and names are src/common/pop's.
  */
-import { MixAll } from '../../common/constants.js';
-import { parseFastjson, stringifyFastjson } from '../../common/fastjson/index.js';
 import type { MessageExt } from '../../common/message/message.js';
 import { MessageConst } from '../../common/message/message-const.js';
 import { javaPropertiesOrder, messageProperties2String } from '../../common/message/properties.js';
 import { tagsString2tagsCode } from '../../common/message/tag-hash.js';
+import {
+  type AckMsg,
+  decodeAckMsg,
+  decodeBatchAckMsg,
+  decodePopCheckPoint,
+  encodeAckMsg,
+  encodeBatchAckMsg,
+  encodePopCheckPoint,
+  PopAckConstants,
+  type PopCheckPoint,
+} from '../../common/pop/index.js';
 import { type PutMessageResult, PutMessageStatus } from '../../store/put-message-result.js';
 import type { MessageExtBrokerInner } from '../../store/stored-record-writer.js';
 import type { BrokerContext } from '../processor/broker-context.js';
 import { storeHostOf } from '../processor/send-message-support.js';
 import type { ReviveAck, ReviveCheckPoint } from './pop-revive-state.js';
 
-/** PopAckConstants.REVIVE_GROUP: the consumer group whose offsets are the revive positions. */
-export const REVIVE_GROUP = `${MixAll.CID_RMQ_SYS_PREFIX}REVIVE_GROUP`;
-export const CK_TAG = 'ck';
-export const ACK_TAG = 'ack';
-export const BATCH_ACK_TAG = 'bAck';
-/** KeyBuilder.POP_ORDER_REVIVE_QUEUE: the reviveQid of a FIFO pop's handle (no revive record). */
-export const POP_ORDER_REVIVE_QUEUE = 999;
 /** PopAckConstants.retryQueueNum: queues of a POP retry topic created by the revive service. */
 export const POP_RETRY_QUEUE_NUM = 1;
-/** MessageConst.PROPERTY_FIRST_POP_TIME. */
-export const FIRST_POP_TIME = '1ST_POP_TIME';
 /** Ours: marks the batch ack the revive service writes after re-putting messages (see PopReviveService). */
 export const REVIVE_MARKER_PROPERTY = 'POP_REVIVED';
 /** Ours: marks the ack of the old checkpoint CHANGE_MESSAGE_INVISIBLETIME writes (not a consumer's ack). */
 export const CHANGE_ACK_PROPERTY = 'POP_CHANGED';
 
-/** PopAckConstants.buildClusterReviveTopic. */
-export function buildClusterReviveTopic(clusterName: string): string {
-  return `rmq_sys_REVIVE_LOG_${clusterName}`;
-}
-
-/** KeyBuilder.buildPopRetryTopic. */
-export function buildPopRetryTopic(topic: string, group: string, v2: boolean): string {
-  return `${MixAll.RETRY_GROUP_TOPIC_PREFIX}${group}${v2 ? '+' : '_'}${topic}`;
-}
-
-/** KeyBuilder.parseNormalTopic(topic, cid). */
-export function parseNormalTopic(topic: string, group: string): string {
-  if (!topic.startsWith(MixAll.RETRY_GROUP_TOPIC_PREFIX)) return topic;
-  const v2 = `${MixAll.RETRY_GROUP_TOPIC_PREFIX}${group}+`;
-  if (topic.startsWith(v2)) return topic.slice(v2.length);
-  return topic.slice(`${MixAll.RETRY_GROUP_TOPIC_PREFIX}${group}_`.length);
-}
+const { CK_TAG, ACK_TAG, BATCH_ACK_TAG, SPLIT } = PopAckConstants;
 
 /** A put the store kept (upstream treats the flush/slave timeouts as written too). */
 export function stored(result: PutMessageResult): boolean {
@@ -63,72 +46,40 @@ export function stored(result: PutMessageResult): boolean {
   );
 }
 
-// ---- JSON bodies (upstream's short keys) ----
+// ---- JSON bodies (src/common/pop codecs; offsets bigint, times as numbers here) ----
 
-function num(v: unknown): number {
-  if (typeof v === 'number') return v;
-  if (typeof v === 'bigint') return Number(v);
-  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
-  return Number.NaN;
+/** A time or invisible time as a number (saturated: the state only compares it with the clock). */
+function time(v: bigint): number {
+  const n = Number(v);
+  return Number.isSafeInteger(n) ? n : v > 0n ? Number.MAX_SAFE_INTEGER : Number.MIN_SAFE_INTEGER;
 }
 
-function big(v: unknown): bigint | undefined {
-  if (typeof v === 'bigint') return v;
-  if (typeof v === 'number' && Number.isSafeInteger(v)) return BigInt(v);
-  if (typeof v === 'string' && /^-?\d+$/.test(v)) return BigInt(v);
-  return undefined;
-}
-
-function str(v: unknown): string {
-  return typeof v === 'string' ? v : '';
-}
-
-function field(o: Record<string, unknown>, short: string, long: string): unknown {
-  return o[short] ?? o[long];
-}
-
-function decodeCheckPoint(o: Record<string, unknown>): ReviveCheckPoint | undefined {
-  const startOffset = big(field(o, 'so', 'startOffset'));
-  const diff = field(o, 'd', 'queueOffsetDiff');
-  const ck: ReviveCheckPoint = {
-    topic: str(field(o, 't', 'topic')),
-    group: str(field(o, 'c', 'cid')),
-    queueId: num(field(o, 'q', 'queueId')),
-    startOffset: startOffset ?? -1n,
-    popTime: num(field(o, 'pt', 'popTime')),
-    invisibleTime: num(field(o, 'it', 'invisibleTime')),
-    bitMap: num(field(o, 'bm', 'bitMap')) | 0,
-    num: num(field(o, 'n', 'num')),
-    queueOffsetDiff: Array.isArray(diff) ? diff.map(num) : [],
-    brokerName: str(field(o, 'bn', 'brokerName')),
+function fromCheckPoint(ck: PopCheckPoint): ReviveCheckPoint | undefined {
+  if (ck.topic === undefined || ck.cid === undefined) return undefined;
+  return {
+    topic: ck.topic,
+    group: ck.cid,
+    queueId: ck.queueId,
+    startOffset: ck.startOffset,
+    popTime: time(ck.popTime),
+    invisibleTime: time(ck.invisibleTime),
+    bitMap: ck.bitMap,
+    num: ck.num,
+    queueOffsetDiff: ck.queueOffsetDiff ?? [],
+    brokerName: ck.brokerName ?? '',
   };
-  if (startOffset === undefined || ck.topic === '' || ck.group === '') return undefined;
-  if (![ck.queueId, ck.popTime, ck.invisibleTime, ck.num].every(Number.isFinite)) return undefined;
-  if (ck.queueOffsetDiff.some((d) => !Number.isInteger(d))) return undefined;
-  return ck;
 }
 
-function decodeAck(o: Record<string, unknown>, batch: boolean): ReviveAck | undefined {
-  const startOffset = big(field(o, 'so', 'startOffset'));
-  let offsets: bigint[];
-  if (batch) {
-    const list = field(o, 'aol', 'ackOffsetList');
-    offsets = Array.isArray(list) ? list.map(big).filter((v): v is bigint => v !== undefined) : [];
-  } else {
-    const one = big(field(o, 'ao', 'ackOffset'));
-    offsets = one === undefined ? [] : [one];
-  }
-  const ack: ReviveAck = {
-    topic: str(field(o, 't', 'topic')),
-    group: str(field(o, 'c', 'consumerGroup')),
-    queueId: num(field(o, 'q', 'queueId')),
-    startOffset: startOffset ?? -1n,
-    popTime: num(field(o, 'pt', 'popTime')),
-    brokerName: str(field(o, 'bn', 'brokerName')),
+function fromAck(a: AckMsg, offsets: readonly bigint[]): ReviveAck {
+  return {
+    topic: a.topic ?? '',
+    group: a.consumerGroup ?? '',
+    queueId: a.queueId,
+    startOffset: a.startOffset,
+    popTime: time(a.popTime),
+    brokerName: a.brokerName ?? '',
     ackOffsets: offsets,
   };
-  if (startOffset === undefined || !Number.isFinite(ack.queueId) || !Number.isFinite(ack.popTime)) return undefined;
-  return ack;
 }
 
 /** A CK or ACK record read back from the revive queue; undefined for any other (or unreadable) record. */
@@ -136,55 +87,56 @@ export function decodeReviveRecord(
   msg: MessageExt,
 ): { kind: 'ck'; ck: ReviveCheckPoint } | { kind: 'ack'; ack: ReviveAck } | undefined {
   const tag = msg.tags;
-  if (tag !== CK_TAG && tag !== ACK_TAG && tag !== BATCH_ACK_TAG) return undefined;
-  let value: unknown;
   try {
-    value = parseFastjson(msg.body, { what: 'revive record' });
+    if (tag === CK_TAG) {
+      const ck = fromCheckPoint(decodePopCheckPoint(msg.body));
+      return ck === undefined ? undefined : { kind: 'ck', ck };
+    }
+    let ack: ReviveAck;
+    if (tag === ACK_TAG) {
+      const a = decodeAckMsg(msg.body);
+      ack = fromAck(a, [a.ackOffset]);
+    } else if (tag === BATCH_ACK_TAG) {
+      const a = decodeBatchAckMsg(msg.body);
+      ack = fromAck(a, a.ackOffsetList);
+    } else {
+      return undefined;
+    }
+    const marker = msg.properties.get(REVIVE_MARKER_PROPERTY) === 'true';
+    const change = msg.properties.get(CHANGE_ACK_PROPERTY) === 'true';
+    return { kind: 'ack', ack: marker || change ? { ...ack, reviveMarker: marker, changeAck: change } : ack };
   } catch {
     return undefined;
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-  const o = value as Record<string, unknown>;
-  if (tag === CK_TAG) {
-    const ck = decodeCheckPoint(o);
-    return ck === undefined ? undefined : { kind: 'ck', ck };
-  }
-  const ack = decodeAck(o, tag === BATCH_ACK_TAG);
-  if (ack === undefined) return undefined;
-  const marker = msg.properties.get(REVIVE_MARKER_PROPERTY) === 'true';
-  const change = msg.properties.get(CHANGE_ACK_PROPERTY) === 'true';
+}
+
+function toCheckPoint(ck: ReviveCheckPoint, invisibleTime: bigint): PopCheckPoint {
   return {
-    kind: 'ack',
-    ack: marker || change ? { ...ack, reviveMarker: marker, changeAck: change } : ack,
+    startOffset: ck.startOffset,
+    popTime: BigInt(ck.popTime),
+    invisibleTime,
+    bitMap: ck.bitMap,
+    num: ck.num,
+    queueId: ck.queueId,
+    topic: ck.topic,
+    cid: ck.group,
+    reviveOffset: 0n,
+    queueOffsetDiff: [...ck.queueOffsetDiff],
+    brokerName: ck.brokerName,
   };
 }
 
-export function checkPointJson(ck: ReviveCheckPoint): string {
-  return stringifyFastjson({
-    bm: ck.bitMap,
-    bn: ck.brokerName,
-    c: ck.group,
-    d: [...ck.queueOffsetDiff],
-    it: ck.invisibleTime,
-    n: ck.num,
-    pt: ck.popTime,
-    q: ck.queueId,
-    so: ck.startOffset,
-    t: ck.topic,
-  });
-}
-
-function ackJson(ack: ReviveAck, batch: boolean): string {
-  const base = {
-    ao: batch ? -1 : (ack.ackOffsets[0] ?? -1n),
-    bn: ack.brokerName,
-    c: ack.group,
-    pt: ack.popTime,
-    q: ack.queueId,
-    so: ack.startOffset,
-    t: ack.topic,
+function toAck(ack: ReviveAck, batch: boolean): string {
+  const a: AckMsg = {
+    ackOffset: batch ? 0n : (ack.ackOffsets[0] ?? -1n),
+    startOffset: ack.startOffset,
+    consumerGroup: ack.group,
+    topic: ack.topic,
+    queueId: ack.queueId,
+    popTime: BigInt(ack.popTime),
+    brokerName: ack.brokerName,
   };
-  return stringifyFastjson(batch ? { ...base, aol: [...ack.ackOffsets] } : base);
+  return batch ? encodeBatchAckMsg({ ...a, ackOffsetList: [...ack.ackOffsets] }) : encodeAckMsg(a);
 }
 
 // ---- records ----
@@ -198,6 +150,7 @@ function reviveMessage(
   uniqKey: string,
   extra?: readonly [string, string][],
 ): MessageExtBrokerInner {
+  broker.popRevive.ensureReviveTopic();
   const host = storeHostOf(broker);
   const properties = new Map<string, string>([
     [MessageConst.PROPERTY_TAGS, tag],
@@ -223,21 +176,24 @@ function reviveMessage(
 
 /** PopMessageProcessor.genCkUniqueId. */
 export function ckUniqueId(ck: ReviveCheckPoint): string {
-  return `${ck.topic}@${ck.queueId}@${ck.startOffset}@${ck.group}@${ck.popTime}@${ck.brokerName}@${CK_TAG}`;
+  return [ck.topic, ck.queueId, ck.startOffset, ck.group, ck.popTime, ck.brokerName, CK_TAG].join(SPLIT);
 }
 
 /** PopMessageProcessor.genAckUniqueId (a batch record gets it too, with ackOffset -1, as upstream). */
 export function ackUniqueId(ack: ReviveAck, ackOffset: bigint): string {
-  return `${ack.topic}@${ack.queueId}@${ackOffset}@${ack.group}@${ack.popTime}@${ack.brokerName}@${ACK_TAG}`;
+  return [ack.topic, ack.queueId, ackOffset, ack.group, ack.popTime, ack.brokerName, ACK_TAG].join(SPLIT);
 }
 
+/** A CK record; `invisibleTime` exactly as requested (the checkpoint's number may be saturated). */
 export function checkPointMessage(
   broker: BrokerContext,
   reviveTopic: string,
   reviveQid: number,
   ck: ReviveCheckPoint,
+  invisibleTime: bigint = BigInt(ck.invisibleTime),
 ): MessageExtBrokerInner {
-  return reviveMessage(broker, reviveTopic, reviveQid, CK_TAG, checkPointJson(ck), ckUniqueId(ck));
+  const body = encodePopCheckPoint(toCheckPoint(ck, invisibleTime));
+  return reviveMessage(broker, reviveTopic, reviveQid, CK_TAG, body, ckUniqueId(ck));
 }
 
 /** One `ack` record (one offset), or a `bAck` one (BATCH_ACK_MESSAGE: every offset of the BatchAck). */
@@ -251,8 +207,24 @@ export function ackMessage(
 ): MessageExtBrokerInner {
   const first = ack.ackOffsets[0] ?? -1n;
   return batch
-    ? reviveMessage(broker, reviveTopic, reviveQid, BATCH_ACK_TAG, ackJson(ack, true), ackUniqueId(ack, -1n), extra)
-    : reviveMessage(broker, reviveTopic, reviveQid, ACK_TAG, ackJson(ack, false), ackUniqueId(ack, first), extra);
+    ? reviveMessage(
+        broker,
+        reviveTopic,
+        reviveQid,
+        BATCH_ACK_TAG,
+        toAck(ack, true),
+        ackUniqueId(ack, -1n),
+        extra,
+      )
+    : reviveMessage(
+        broker,
+        reviveTopic,
+        reviveQid,
+        ACK_TAG,
+        toAck(ack, false),
+        ackUniqueId(ack, first),
+        extra,
+      );
 }
 
 /** The batch ack the revive service writes for the messages of `ck` it re-put. */
@@ -272,7 +244,13 @@ export function reviveMarkerMessage(
     brokerName: ck.brokerName,
     ackOffsets: offsets,
   };
-  return reviveMessage(broker, reviveTopic, reviveQid, BATCH_ACK_TAG, ackJson(ack, true), ackUniqueId(ack, -1n), [
-    [REVIVE_MARKER_PROPERTY, 'true'],
-  ]);
+  return reviveMessage(
+    broker,
+    reviveTopic,
+    reviveQid,
+    BATCH_ACK_TAG,
+    toAck(ack, true),
+    ackUniqueId(ack, -1n),
+    [[REVIVE_MARKER_PROPERTY, 'true']],
+  );
 }

@@ -19,13 +19,13 @@ import { MessageConst } from '../../common/message/message-const.js';
 import { javaPropertiesOrder, messageProperties2String } from '../../common/message/properties.js';
 import { decodeMessage } from '../../common/message/stored-format.js';
 import { tagsString2tagsCode } from '../../common/message/tag-hash.js';
-import { PutMessageStatus } from '../../store/put-message-result.js';
+import { buildPopRetryTopic, PopMessageConst, parseNormalTopic } from '../../common/pop/index.js';
 import type { MessageExtBrokerInner } from '../../store/stored-record-writer.js';
 import type { BrokerContext } from '../processor/broker-context.js';
 import { deadLetterQueue } from '../processor/retry-dlq.js';
 import { storeHostOf } from '../processor/send-message-support.js';
 import type { ReviveCheckPoint } from './pop-revive-state.js';
-import { buildPopRetryTopic, FIRST_POP_TIME, parseNormalTopic, POP_RETRY_QUEUE_NUM } from './revive-records.js';
+import { POP_RETRY_QUEUE_NUM, stored } from './revive-records.js';
 
 /** What became of one message: re-put to retry / DLQ, gone from the store, dropped, or to try again. */
 export type ReviveOutcome = 'retry' | 'dlq' | 'missing' | 'skipped' | 'failed';
@@ -67,7 +67,11 @@ function retryTopicFor(broker: BrokerContext, ck: ReviveCheckPoint): string | un
   return topic;
 }
 
-export async function reviveOne(broker: BrokerContext, ck: ReviveCheckPoint, offset: bigint): Promise<ReviveOutcome> {
+export async function reviveOne(
+  broker: BrokerContext,
+  ck: ReviveCheckPoint,
+  offset: bigint,
+): Promise<ReviveOutcome> {
   // Upstream skips the checkpoint when its topic or group is gone.
   const normalTopic = parseNormalTopic(ck.topic, ck.group);
   const groupConfig = broker.subscriptionGroupManager.findSubscriptionGroupConfig(ck.group);
@@ -96,8 +100,8 @@ export async function reviveOne(broker: BrokerContext, ck: ReviveCheckPoint, off
       properties.set(MessageConst.PROPERTY_ORIGIN_MESSAGE_ID, msg.offsetMsgId);
     }
   }
-  if (msg.reconsumeTimes === 0 || !properties.has(FIRST_POP_TIME)) {
-    properties.set(FIRST_POP_TIME, String(ck.popTime));
+  if (msg.reconsumeTimes === 0 || !properties.has(PopMessageConst.PROPERTY_FIRST_POP_TIME)) {
+    properties.set(PopMessageConst.PROPERTY_FIRST_POP_TIME, String(ck.popTime));
   }
   const inner: MessageExtBrokerInner = {
     topic,
@@ -116,7 +120,7 @@ export async function reviveOne(broker: BrokerContext, ck: ReviveCheckPoint, off
     delayTimeLevel: 0,
   };
   const result = await broker.messageStore.putMessage(inner);
-  if (result.putMessageStatus !== PutMessageStatus.PUT_OK) return 'failed';
+  if (!stored(result)) return 'failed';
   broker.brokerStatsManager.incTopicPutNums(topic);
   broker.brokerStatsManager.incTopicPutSize(topic, result.appendMessageResult?.wroteBytes ?? 0);
   return outcome;

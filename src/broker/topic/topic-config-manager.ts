@@ -146,13 +146,6 @@ export class TopicConfigManager extends ConfigManager {
     this.addSystemTopic(
       createTopicConfig(MixAll.getReplyTopic(c.brokerClusterName), { readQueueNums: 1, writeQueueNums: 1 }),
     );
-    // 5.x: the POP revive topic, one queue per revive service (PopAckConstants.buildClusterReviveTopic).
-    this.addSystemTopic(
-      createTopicConfig(`${TopicValidator.SYSTEM_TOPIC_PREFIX}REVIVE_LOG_${c.brokerClusterName}`, {
-        readQueueNums: c.reviveQueueNum,
-        writeQueueNums: c.reviveQueueNum,
-      }),
-    );
   }
 
   configFilePath(): string {
