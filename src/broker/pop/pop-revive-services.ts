@@ -10,8 +10,9 @@ import type { BrokerContext } from '../processor/broker-context.js';
 import { PopInflightMessageCounter } from './pop-inflight-message-counter.js';
 import { PopReviveService } from './pop-revive-service.js';
 import { PopReviveStats } from './pop-revive-stats.js';
+import type { PopReviveView } from './pop-revive-view.js';
 
-export class PopReviveServices {
+export class PopReviveServices implements PopReviveView {
   readonly reviveTopic: string;
   readonly stats = new PopReviveStats();
   readonly inflight: PopInflightMessageCounter;

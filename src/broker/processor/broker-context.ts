@@ -20,7 +20,7 @@ import type { RebalanceLockManager } from '../client/rebalance-lock-manager.js';
 import type { PullRequestHoldService } from '../longpolling/pull-request-hold-service.js';
 import type { BrokerMessageStore } from '../message-store.js';
 import type { ConsumerOffsetManager } from '../offset/consumer-offset-manager.js';
-import type { PopReviveServices } from '../pop/pop-revive-services.js';
+import type { PopReviveView } from '../pop/pop-revive-view.js';
 import type { BrokerStats } from '../stats/broker-stats.js';
 import type { BrokerStatsManager } from '../stats/broker-stats-manager.js';
 import type { SubscriptionGroupManager } from '../subscription/subscription-group-manager.js';
@@ -60,7 +60,7 @@ export interface BrokerContext {
   /** Half messages of transactions: END_TRANSACTION settles them, the check service asks about the rest. */
   readonly transactionalMessageService: TransactionalMessageService;
   /** POP: the revive services (one per revive queue), the in-flight counter and the ack/revive counters. */
-  readonly popRevive: PopReviveServices;
+  readonly popRevive: PopReviveView;
   /** Registers with every name server; never rejects (failures are logged). */
   registerBrokerAll(checkOrderConfig: boolean, oneway: boolean, forceRegister: boolean): Promise<void>;
   /** Registers one changed topic with every name server (UPDATE_AND_CREATE_TOPIC); never rejects. */
