@@ -70,6 +70,7 @@ import { loadNamedFilterModule } from './named-filter-loader.js';
 import { ConsumerOffsetManager } from './offset/consumer-offset-manager.js';
 import { type BrokerIdentity, BrokerOuterAPI, type RegisterBrokerResult } from './out/broker-outer-api.js';
 import { ChangedTopicRegistration, incrementVersion } from './out/changed-topic-registration.js';
+import { ConsumerOrderInfoManager } from './pop/consumer-order-info-manager.js';
 import { PopReviveServices } from './pop/pop-revive-services.js';
 import type { BrokerContext, BrokerRequestHandler } from './processor/broker-context.js';
 import { BROKER_REQUEST_HANDLERS, registerBrokerProcessors } from './processor/processor-table.js';
@@ -158,6 +159,7 @@ export class BrokerController implements BrokerContext {
   readonly topicConfigManager: TopicConfigManager;
   readonly subscriptionGroupManager: SubscriptionGroupManager;
   readonly consumerOffsetManager: ConsumerOffsetManager;
+  readonly consumerOrderInfoManager: ConsumerOrderInfoManager;
   readonly producerManager: ProducerManager;
   readonly consumerManager: ConsumerManager;
   readonly rebalanceLockManager: RebalanceLockManager;
@@ -280,6 +282,15 @@ export class BrokerController implements BrokerContext {
     this.consumerOffsetManager = new ConsumerOffsetManager({
       config,
       logger: this.logger.child('offset'),
+      ...io,
+    });
+    // FIFO POP state; the POP long polling wakes parked FIFO pops from onLockFree (pop-broker's side).
+    this.consumerOrderInfoManager = new ConsumerOrderInfoManager({
+      storePathRootDir: config.storePathRootDir,
+      logger: this.logger.child('orderInfo'),
+      clock: this.clock,
+      topicReadQueueNums: (topic) => this.topicConfigManager.selectTopicConfig(topic)?.readQueueNums,
+      groupExists: (group) => this.subscriptionGroupManager.findSubscriptionGroupConfig(group) !== undefined,
       ...io,
     });
     const clientLogger = this.logger.child('client');
@@ -463,6 +474,7 @@ export class BrokerController implements BrokerContext {
       }
       await this.topicConfigManager.load();
       await this.consumerOffsetManager.load();
+      await this.consumerOrderInfoManager.load();
       await this.subscriptionGroupManager.load();
       await this.messageStore.load();
       await this.messageStore.start();
@@ -584,8 +596,11 @@ export class BrokerController implements BrokerContext {
     }
     await this.remotingClient.close();
     void this.consumerOffsetManager.persist(true);
+    void this.consumerOrderInfoManager.persist();
+    this.consumerOrderInfoManager.shutdown();
     await Promise.all([
       this.consumerOffsetManager.flushed(),
+      this.consumerOrderInfoManager.flushed(),
       this.topicConfigManager.flushed(),
       this.subscriptionGroupManager.flushed(),
     ]);
@@ -781,6 +796,7 @@ export class BrokerController implements BrokerContext {
     this.offsetTimer = undefined;
     if (this.state !== 'running') return;
     void this.consumerOffsetManager.persist();
+    void this.consumerOrderInfoManager.persist();
     this.offsetTimer = this.clock.setTimeout(this.persistOffsets, this.config.flushConsumerOffsetInterval);
   };
 }

@@ -72,9 +72,23 @@ export const changeInvisibleTime: BrokerRequestHandler = async (broker, ctx, req
   const rqId = getReviveQid(extraInfo);
   const pop = broker.popRevive;
   if (rqId === POP_ORDER_REVIVE_QUEUE) {
-    // TEMP until the ConsumerOrderInfoManager lands.
-    return respond(request, ResponseCode.SYSTEM_ERROR, 'FIFO change not available yet');
+    const popTime = getPopTime(extraInfo);
+    const oldOffset = broker.consumerOffsetManager.queryOffset(h.consumerGroup, h.topic, h.queueId);
+    // Acked already: upstream answers SUCCESS with no header fields.
+    if (h.offset < oldOffset) return respond(request, ResponseCode.SUCCESS);
+    const nextVisibleTime = BigInt(broker.clock.now()) + h.invisibleTime;
+    broker.consumerOrderInfoManager.updateNextVisibleTime(
+      h.topic,
+      h.consumerGroup,
+      h.queueId,
+      h.offset,
+      popTime,
+      nextVisibleTime,
+    );
+    pop.stats.changeInvisibleTimes++;
+    return withHeader(request, popTime, nextVisibleTime - popTime, rqId);
   }
+  // Needed by the new checkpoint and the old one's ack; all parsed before anything is written.
   const brokerName = getBrokerName(extraInfo);
   const ckQueueOffset = getCkQueueOffset(extraInfo);
   const oldPopTime = getPopTime(extraInfo);

@@ -20,6 +20,7 @@ import type { RebalanceLockManager } from '../client/rebalance-lock-manager.js';
 import type { PullRequestHoldService } from '../longpolling/pull-request-hold-service.js';
 import type { BrokerMessageStore } from '../message-store.js';
 import type { ConsumerOffsetManager } from '../offset/consumer-offset-manager.js';
+import type { ConsumerOrderInfoManager } from '../pop/consumer-order-info-manager.js';
 import type { PopReviveView } from '../pop/pop-revive-view.js';
 import type { BrokerStats } from '../stats/broker-stats.js';
 import type { BrokerStatsManager } from '../stats/broker-stats-manager.js';
@@ -36,6 +37,8 @@ export interface BrokerContext {
   readonly topicConfigManager: TopicConfigManager;
   readonly subscriptionGroupManager: SubscriptionGroupManager;
   readonly consumerOffsetManager: ConsumerOffsetManager;
+  /** FIFO POP state per topic@group and queue (consumerOrderInfo.json). */
+  readonly consumerOrderInfoManager: ConsumerOrderInfoManager;
   readonly producerManager: ProducerManager;
   readonly consumerManager: ConsumerManager;
   /** Orderly consumers' queue locks (LOCK_BATCH_MQ / UNLOCK_BATCH_MQ). */
