@@ -97,7 +97,10 @@ export const changeInvisibleTime: BrokerRequestHandler = async (broker, ctx, req
     return respond(request, ResponseCode.MESSAGE_ILLEGAL, illegalReviveQid(rqId, pop.reviveQueueNum));
   }
 
-  const now = broker.clock.now();
+  // A checkpoint is known by topic, group, queue, startOffset, popTime and broker name: a change
+  // within the pop's millisecond of its first message would name the old checkpoint again.
+  let now = broker.clock.now();
+  if (ckQueueOffset === h.offset && BigInt(now) <= oldPopTime) now = Number(oldPopTime) + 1;
   const ck: ReviveCheckPoint = {
     topic: h.topic,
     group: h.consumerGroup,
