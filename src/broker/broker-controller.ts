@@ -70,8 +70,9 @@ import { loadNamedFilterModule } from './named-filter-loader.js';
 import { ConsumerOffsetManager } from './offset/consumer-offset-manager.js';
 import { type BrokerIdentity, BrokerOuterAPI, type RegisterBrokerResult } from './out/broker-outer-api.js';
 import { ChangedTopicRegistration, incrementVersion } from './out/changed-topic-registration.js';
-import { ConsumerOrderInfoManager } from './pop/consumer-order-info-manager.js';
+import { executePopRequestWhenWakeup } from './pop/pop-message-processor.js';
 import { PopReviveServices } from './pop/pop-revive-services.js';
+import { PopServices } from './pop/pop-services.js';
 import type { BrokerContext, BrokerRequestHandler } from './processor/broker-context.js';
 import { BROKER_REQUEST_HANDLERS, registerBrokerProcessors } from './processor/processor-table.js';
 import { executeRequestWhenWakeup } from './processor/pull-message.js';
@@ -156,10 +157,11 @@ export class BrokerController implements BrokerContext {
   /** The operator's named filters (namedFilterModule), installed by start(); NAMED compiles against it. */
   readonly namedFilters: NamedFilterRegistry;
   readonly pullRequestHoldService: PullRequestHoldService;
+  /** POP_MESSAGE's side: FIFO order state, pop long polling, pop locks and counters. */
+  readonly pop: PopServices;
   readonly topicConfigManager: TopicConfigManager;
   readonly subscriptionGroupManager: SubscriptionGroupManager;
   readonly consumerOffsetManager: ConsumerOffsetManager;
-  readonly consumerOrderInfoManager: ConsumerOrderInfoManager;
   readonly producerManager: ProducerManager;
   readonly consumerManager: ConsumerManager;
   readonly rebalanceLockManager: RebalanceLockManager;
@@ -284,15 +286,6 @@ export class BrokerController implements BrokerContext {
       logger: this.logger.child('offset'),
       ...io,
     });
-    // FIFO POP state; the POP long polling wakes parked FIFO pops from onLockFree (pop-broker's side).
-    this.consumerOrderInfoManager = new ConsumerOrderInfoManager({
-      storePathRootDir: config.storePathRootDir,
-      logger: this.logger.child('orderInfo'),
-      clock: this.clock,
-      topicReadQueueNums: (topic) => this.topicConfigManager.selectTopicConfig(topic)?.readQueueNums,
-      groupExists: (group) => this.subscriptionGroupManager.findSubscriptionGroupConfig(group) !== undefined,
-      ...io,
-    });
     const clientLogger = this.logger.child('client');
     this.producerManager = new ProducerManager({
       clock: this.clock,
@@ -318,6 +311,16 @@ export class BrokerController implements BrokerContext {
     });
     const arriving = new NotifyMessageArrivingListener(this.pullRequestHoldService, config);
     this.messageStore.onMessageArrived(arriving.arriving, arriving.interest);
+    this.pop = new PopServices({
+      config,
+      clock: this.clock,
+      logger: this.logger.child('pop'),
+      io: options.configFileIO,
+      messageStore: this.messageStore,
+      topicConfigManager: this.topicConfigManager,
+      subscriptionGroupManager: this.subscriptionGroupManager,
+      wakeUp: (request) => executePopRequestWhenWakeup(this, request),
+    });
     this.clientHousekeepingService = new ClientHousekeepingService({
       producerManager: this.producerManager,
       consumerManager: this.consumerManager,
@@ -474,8 +477,8 @@ export class BrokerController implements BrokerContext {
       }
       await this.topicConfigManager.load();
       await this.consumerOffsetManager.load();
-      await this.consumerOrderInfoManager.load();
       await this.subscriptionGroupManager.load();
+      await this.pop.load();
       await this.messageStore.load();
       await this.messageStore.start();
       // Upstream loads the delay offsets with the store and delivers only on a master.
@@ -501,6 +504,7 @@ export class BrokerController implements BrokerContext {
       this.brokerStatsManager.start();
       this.brokerStats.start();
       this.pullRequestHoldService.start();
+      this.pop.start();
       // startProcessorByHa: a master asks producers about unsettled half messages.
       if (this.config.brokerRole !== 'SLAVE') this.transactionalMessageCheckService.start();
       // Upstream runs POP revive on the master only (shouldRunPopRevive = brokerId == 0).
@@ -524,6 +528,8 @@ export class BrokerController implements BrokerContext {
       this.brokerStatsManager.shutdown();
       this.brokerStats.shutdown();
       this.pullRequestHoldService.shutdown();
+      this.pop.popLongPollingService.shutdown();
+      this.pop.consumerOrderInfoManager.shutdown();
       this.offsetTimer?.cancel();
       this.filterCleanTimer?.cancel();
       await this.slaveSynchronize.shutdown();
@@ -567,6 +573,8 @@ export class BrokerController implements BrokerContext {
     this.brokerStatsManager.shutdown();
     this.brokerStats.shutdown();
     this.pullRequestHoldService.shutdown();
+    this.pop.popLongPollingService.shutdown();
+    this.pop.consumerOrderInfoManager.shutdown();
     this.registerTimer?.cancel();
     this.changedTopics.stop();
     this.offsetTimer?.cancel();
@@ -596,11 +604,10 @@ export class BrokerController implements BrokerContext {
     }
     await this.remotingClient.close();
     void this.consumerOffsetManager.persist(true);
-    void this.consumerOrderInfoManager.persist();
-    this.consumerOrderInfoManager.shutdown();
+    void this.pop.persist();
     await Promise.all([
       this.consumerOffsetManager.flushed(),
-      this.consumerOrderInfoManager.flushed(),
+      this.pop.consumerOrderInfoManager.flushed(),
       this.topicConfigManager.flushed(),
       this.subscriptionGroupManager.flushed(),
     ]);
@@ -796,7 +803,7 @@ export class BrokerController implements BrokerContext {
     this.offsetTimer = undefined;
     if (this.state !== 'running') return;
     void this.consumerOffsetManager.persist();
-    void this.consumerOrderInfoManager.persist();
+    void this.pop.persist();
     this.offsetTimer = this.clock.setTimeout(this.persistOffsets, this.config.flushConsumerOffsetInterval);
   };
 }

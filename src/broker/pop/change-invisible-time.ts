@@ -77,7 +77,7 @@ export const changeInvisibleTime: BrokerRequestHandler = async (broker, ctx, req
     // Acked already: upstream answers SUCCESS with no header fields.
     if (h.offset < oldOffset) return respond(request, ResponseCode.SUCCESS);
     const nextVisibleTime = BigInt(broker.clock.now()) + h.invisibleTime;
-    broker.consumerOrderInfoManager.updateNextVisibleTime(
+    broker.pop.consumerOrderInfoManager.updateNextVisibleTime(
       h.topic,
       h.consumerGroup,
       h.queueId,

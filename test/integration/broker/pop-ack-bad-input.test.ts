@@ -20,7 +20,7 @@ import {
   type Popped,
   putMessages,
   readQueue,
-} from './pop-support.js';
+} from './pop-revive-support.js';
 
 const TOPIC = 'BadT';
 const GROUP = 'BadG';

@@ -16,7 +16,7 @@ import {
   createTopicAndGroup,
   type Popped,
   putMessages,
-} from './pop-support.js';
+} from './pop-revive-support.js';
 
 const TOPIC = 'FifoT';
 const GROUP = 'FifoG';
@@ -27,7 +27,7 @@ afterEach(cleanUp);
 async function fifoPop(b: RunningBroker, count: number, invisibleTime = 10_000): Promise<Popped> {
   const offsets = Array.from({ length: count }, (_, i) => BigInt(i));
   const popTime = b.clock.now();
-  b.broker.consumerOrderInfoManager.update(
+  b.broker.pop.consumerOrderInfoManager.update(
     undefined,
     false,
     TOPIC,
@@ -77,7 +77,7 @@ describe('FIFO handles', () => {
     createTopicAndGroup(b.broker, TOPIC, GROUP, 1);
     await putMessages(b.broker, TOPIC, 0, 3);
     const p = await fifoPop(b, 3);
-    const orderInfo = b.broker.consumerOrderInfoManager;
+    const orderInfo = b.broker.pop.consumerOrderInfoManager;
     assert.ok(orderInfo.checkBlock(undefined, TOPIC, GROUP, 0, 10_000n), 'blocked while popped');
     const r1 = await b.client.call(ackRequest(GROUP, TOPIC, 0, p.handles[1]!, 1n));
     assert.equal(r1.code, ResponseCode.SUCCESS, r1.remark);
@@ -118,7 +118,7 @@ describe('FIFO handles', () => {
     createTopicAndGroup(b.broker, TOPIC, GROUP, 1);
     await putMessages(b.broker, TOPIC, 0, 2);
     const p = await fifoPop(b, 2, 10_000);
-    const orderInfo = b.broker.consumerOrderInfoManager;
+    const orderInfo = b.broker.pop.consumerOrderInfoManager;
     b.clock.advance(1000);
     const r = await b.client.call(changeRequest(GROUP, TOPIC, 0, p.handles[0]!, 0n, 0n));
     assert.equal(r.code, ResponseCode.SUCCESS, r.remark);

@@ -18,7 +18,7 @@ import { createLogger } from '../../../src/common/logger.js';
 import { ResponseCode } from '../../../src/remoting/protocol/response-code.js';
 import { RemotingClient } from '../../../src/remoting/transport/index.js';
 import { runChild } from '../store/crash-support.js';
-import { ackRequest, createTopicAndGroup, fakePop, type Popped, putMessages } from './pop-support.js';
+import { ackRequest, createTopicAndGroup, fakePop, type Popped, putMessages } from './pop-revive-support.js';
 
 export const POP_CRASH_TOPIC = 'PopCrash';
 export const POP_CRASH_GROUP = 'PopCrashG';

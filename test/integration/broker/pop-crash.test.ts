@@ -19,7 +19,7 @@ import { ManualClock } from '../../../src/common/clock.js';
 import { createLogger } from '../../../src/common/logger.js';
 import { buildPopRetryTopic } from '../../../src/common/pop/index.js';
 import { POP_CRASH_GROUP, POP_CRASH_MESSAGES, POP_CRASH_TOPIC, popCrashConfig } from './pop-crash-child.js';
-import { readQueue } from './pop-support.js';
+import { readQueue } from './pop-revive-support.js';
 
 const CHILD = join(dirname(fileURLToPath(import.meta.url)), 'pop-crash-child.js');
 const dir = mkdtempSync(join(tmpdir(), 'rmq-pop-crash-'));
