@@ -115,6 +115,8 @@ export class PopReviveService {
     const { broker, reviveTopic, queueId } = this.o;
     let offset = this.readOffset ?? this.startOffset();
     for (;;) {
+      // Nothing new (the usual case on a broker without POP): no store read, no get counted.
+      if (broker.messageStore.getMaxOffsetInQueue(reviveTopic, queueId) <= offset) break;
       const r = await broker.messageStore.getMessage(
         REVIVE_GROUP,
         reviveTopic,
