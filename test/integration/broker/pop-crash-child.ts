@@ -2,7 +2,8 @@
  * Child process of pop-crash.test.ts: a broker over `<dir>` (real metadata files, offsets persisted
  * every 100 ms) puts POP_CRASH_MESSAGES messages, pops them with POP_MESSAGE over its own port in
  * batches of five (one checkpoint each), lets the revive service bring back the short-lived ones,
- * acks with ACK_MESSAGE, and keeps acking until it is killed. One line per event on stdout, written with a blocking write so every line the parent
+ * changes message 1 of each long-lived batch to a new checkpoint, acks with ACK_MESSAGE (message 1
+ * with its handle from before the change), and keeps acking until it is killed. One line per event on stdout, written with a blocking write so every line the parent
  * reads happened:
  *
  *   P <body> <short|long>   popped (short: 300 ms invisible, never acked; long: 10 min)
@@ -18,7 +19,7 @@ import { createLogger } from '../../../src/common/logger.js';
 import { ResponseCode } from '../../../src/remoting/protocol/response-code.js';
 import { RemotingClient } from '../../../src/remoting/transport/index.js';
 import { runChild } from '../store/crash-support.js';
-import { ackRequest, createTopicAndGroup, putMessages } from './pop-revive-support.js';
+import { ackRequest, changeRequest, createTopicAndGroup, putMessages } from './pop-revive-support.js';
 import { type Popped as Pop, popRequest, readPop } from './pop-support.js';
 
 export const POP_CRASH_TOPIC = 'PopCrash';
@@ -38,6 +39,7 @@ export function popCrashConfig(dir: string) {
     haListenHost: '127.0.0.1',
     mappedFileSizeCommitLog: 1 << 20,
     mappedFileSizeConsumeQueue: 20 * 1024,
+    flushConsumerOffsetDelay: 100,
     flushConsumerOffsetInterval: 100,
     reviveInterval: 50,
   } as const;
@@ -86,6 +88,21 @@ async function main(args: string[]): Promise<void> {
     if (r.code === ResponseCode.SUCCESS) line(`A ${m.body.toString()}`);
   };
   const long = pops.slice(POP_CRASH_SHORT_CHECKPOINTS);
+  // Message 1 of each long checkpoint gets a new checkpoint (still 10 min); it is acked later with
+  // its old handle, which must reach the new checkpoint, also after the restart.
+  for (const p of long) {
+    const m = p.messages[1]!;
+    const request = changeRequest(
+      POP_CRASH_GROUP,
+      POP_CRASH_TOPIC,
+      m.queueId,
+      p.handles[1]!,
+      m.queueOffset,
+      600_000n,
+    );
+    const r = await client.invoke(addr, request);
+    if (r.code !== ResponseCode.SUCCESS) throw new Error(`change: ${r.code} ${r.remark}`);
+  }
   for (const p of long) for (let i = 0; i < p.messages.length; i += 2) await ack(p, i);
   const shortMessages = POP_CRASH_SHORT_CHECKPOINTS * PER_CHECKPOINT;
   const deadline = Date.now() + 20_000;
@@ -96,7 +113,12 @@ async function main(args: string[]): Promise<void> {
   }
   line('R');
   // Until killed: the odd ones, one after the other.
-  for (const p of long) for (let i = 1; i < p.messages.length; i += 2) await ack(p, i);
+  // Message 3 first: its old checkpoint is then complete and the revive offset may pass it while
+  // the changed message 1 is still pending in its new checkpoint.
+  for (const p of long) {
+    await ack(p, 3);
+    await ack(p, 1);
+  }
   line('D');
   await new Promise(() => undefined);
 }
