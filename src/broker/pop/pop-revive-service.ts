@@ -227,7 +227,9 @@ export class PopReviveService {
     const offset = this.state.minPendingOffset() ?? this.readOffset;
     if (offset === undefined) return;
     const current = broker.consumerOffsetManager.queryOffset(REVIVE_GROUP, reviveTopic, queueId);
-    if (offset !== current) {
+    // Nothing read yet (offset 0, nothing committed): no entry for the revive group, as upstream,
+    // whose offset tables hold it only once the queue moved.
+    if (offset !== current && (current >= 0n || offset > 0n)) {
       broker.consumerOffsetManager.commitOffset('127.0.0.1', REVIVE_GROUP, reviveTopic, queueId, offset);
     }
   }
