@@ -125,6 +125,8 @@ export class PopReviveService {
         REVIVE_BATCH,
       );
       if (r.status === GetMessageStatus.FOUND) {
+        // POP_MESSAGE writes checkpoints without creating the topic; it exists once there are records.
+        broker.popRevive.ensureReviveTopic();
         for (let i = 0; i < r.messages.length; i++) {
           this.apply(r.messages[i]!, r.messageQueueOffsets[i] ?? offset);
         }
