@@ -73,6 +73,12 @@ import {
   POP_CONFIG_KEYS,
 } from './broker-config-pop.js';
 import {
+  type BrokerPopReviveConfig,
+  checkPopReviveConfig,
+  DEFAULT_POP_REVIVE_CONFIG,
+  POP_REVIVE_CONFIG_KEYS,
+} from './broker-config-pop-revive.js';
+import {
   type BrokerRemotingConfig,
   checkRemotingConfig,
   DEFAULT_REMOTING_CONFIG,
@@ -99,7 +105,8 @@ export interface BrokerConfig
     BrokerRemotingConfig,
     BrokerTimerConfig,
     BrokerAssignmentConfig,
-    BrokerPopConfig {
+    BrokerPopConfig,
+    BrokerPopReviveConfig {
   // ---- BrokerConfig ----
   /** `;`-separated name server addresses; env NAMESRV_ADDR by default. */
   namesrvAddr: string | undefined;
@@ -384,6 +391,7 @@ export const BROKER_CONFIG_KEYS: { readonly [K in BrokerConfigFileKey]: ConfigKe
   ...HTTP_CONFIG_KEYS,
   ...TIMER_CONFIG_KEYS,
   ...ASSIGNMENT_CONFIG_KEYS,
+  ...POP_REVIVE_CONFIG_KEYS,
   ...POP_CONFIG_KEYS,
   ...REMOTING_CONFIG_KEYS,
   rocketmqHome: b(OPT_STR),
@@ -514,6 +522,7 @@ export const DEFAULT_BROKER_CONFIG: Readonly<
   ...DEFAULT_HTTP_CONFIG,
   ...DEFAULT_TIMER_CONFIG,
   ...DEFAULT_ASSIGNMENT_CONFIG,
+  ...DEFAULT_POP_REVIVE_CONFIG,
   ...DEFAULT_POP_CONFIG,
   ...DEFAULT_REMOTING_CONFIG,
   aclPlainFile: 'conf/plain_acl.yml',
@@ -587,6 +596,7 @@ export function validateBrokerConfig(c: BrokerConfig): BrokerConfig {
   if (c.storePathRootDir.trim() === '') errors.push('storePathRootDir must not be blank');
   checkHttpConfig(c, errors);
   checkTimerConfig(c, errors);
+  checkPopReviveConfig(c, errors);
   checkPopConfig(c, errors);
   checkRemotingConfig(c, errors);
   if (c.brokerRole === 'SLAVE' && c.brokerId <= 0) errors.push("Slave's brokerId must be > 0");

@@ -8,6 +8,8 @@
 import type { RemotingCommand } from '../../remoting/protocol/command.js';
 import { RequestCode } from '../../remoting/protocol/request-code.js';
 import type { ProcessorContext, RemotingServer, RequestProcessor } from '../../remoting/transport/index.js';
+import { ackMessage } from '../pop/ack-message.js';
+import { changeInvisibleTime } from '../pop/change-invisible-time.js';
 import { notification } from '../pop/notification-processor.js';
 import { peekMessage } from '../pop/peek-message-processor.js';
 import { pollingInfo } from '../pop/polling-info-processor.js';
@@ -132,6 +134,10 @@ export const BROKER_REQUEST_HANDLERS: ReadonlyMap<number, BrokerRequestHandler> 
   [RequestCode.QUERY_ASSIGNMENT, queryAssignment],
   [RequestCode.SET_MESSAGE_REQUEST_MODE, setMessageRequestMode],
   [RequestCode.GET_ALL_MESSAGE_REQUEST_MODE, getAllMessageRequestMode],
+  // AckMessageProcessor, ChangeInvisibleTimeProcessor (POP)
+  [RequestCode.ACK_MESSAGE, ackMessage],
+  [RequestCode.BATCH_ACK_MESSAGE, ackMessage],
+  [RequestCode.CHANGE_MESSAGE_INVISIBLETIME, changeInvisibleTime],
 ]);
 
 /** Codes the VIP channel (listenPort - 2) does not serve: upstream registers the pulls on the main port only. */
