@@ -65,7 +65,9 @@ import org.apache.rocketmq.remoting.protocol.header.PopMessageRequestHeader;
  *     --always-fail-idx c,d,..: always RECONSUME_LATER (settled after R + 1 deliveries; the summary's
  *     dlqMaxOffset says what %DLQ%group holds after); --pop-batch n: setPopBatchNums; --max-reconsume R: setMaxReconsumeTimes; --pop-delay-s S: overwrite the push
  *     consumer's pop delay levels (10 s, 30 s, ... by default) with S seconds so a retry comes back
- *     within a test's time; --invisible-ms: setPopInvisibleTime; --senders n: sending threads.
+ *     within a test's time; --invisible-ms: setPopInvisibleTime; --senders n: sending threads;
+ *     --threads n: consume threads; --backlog: send everything before the members start.
+ *     The summary has firstDelivery/lastDelivery (epoch ms) and born-to-consumed latency percentiles.
  * PopProbe raw &lt;namesrv&gt; &lt;brokerAddr&gt; &lt;brokerName&gt; &lt;topic&gt; &lt;group&gt; &lt;timeoutMs&gt;
  *     a fixed list of cases over MQClientAPIExt (popMessageAsync, ackMessageAsync, batchAckMessageAsync,
  *     changeInvisibleTimeAsync, notification) and the same requests sent raw through its remoting
@@ -103,7 +105,8 @@ public final class PopProbe {
         for (int i = 1; i < a.length; i++) {
             if (a[i].startsWith("--")) {
                 String k = a[i].substring(2);
-                boolean bare = k.equals("no-set-mode") || k.equals("quiet") || k.equals("exit-on-stdin-close");
+                boolean bare = k.equals("no-set-mode") || k.equals("quiet") || k.equals("exit-on-stdin-close")
+                    || k.equals("backlog");
                 flags.put(k, bare ? "true" : a[++i]);
             } else {
                 pos.add(a[i]);
@@ -240,6 +243,39 @@ public final class PopProbe {
         return out;
     }
 
+    /** Sends count messages (keys k-i, tag TagA, idx = i) from `senders` threads; records time and failures. */
+    private static void sendAll(DefaultMQProducer producer, String topic, int count, int senders,
+        Map<String, Object> out) throws InterruptedException {
+        long start = System.currentTimeMillis();
+        AtomicInteger next = new AtomicInteger();
+        AtomicInteger sendFailures = new AtomicInteger();
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < Math.max(1, senders); t++) {
+            Thread th = new Thread(() -> {
+                int i;
+                while ((i = next.getAndIncrement()) < count) {
+                    Message msg = new Message(topic, "TagA", "k-" + i, ("pop-" + i).getBytes(StandardCharsets.UTF_8));
+                    msg.putUserProperty("idx", Integer.toString(i));
+                    try {
+                        SendResult r = producer.send(msg);
+                        if (r.getSendStatus() != org.apache.rocketmq.client.producer.SendStatus.SEND_OK) {
+                            sendFailures.incrementAndGet();
+                        }
+                    } catch (Exception e) {
+                        sendFailures.incrementAndGet();
+                    }
+                }
+            });
+            th.start();
+            threads.add(th);
+        }
+        for (Thread th : threads) {
+            th.join();
+        }
+        out.put("sendMs", System.currentTimeMillis() - start);
+        out.put("sendFailures", sendFailures.get());
+    }
+
     private static int push(List<String> p, Map<String, String> f) throws Exception {
         String namesrv = p.get(0);
         String brokerAddr = p.get(1);
@@ -265,6 +301,11 @@ public final class PopProbe {
                 producer.getDefaultMQProducerImpl().getMqClientFactory().getMQClientAPIImpl().setMessageRequestMode(
                     brokerAddr, topic, group, MessageRequestMode.POP, intFlag(f, "share", 0), RPC_MS);
                 out.put("setMode", "POP");
+            }
+            // --backlog: every message is stored before the members start (a pop + ack throughput run)
+            boolean backlog = f.containsKey("backlog");
+            if (backlog) {
+                sendAll(producer, topic, count, intFlag(f, "senders", 1), out);
             }
             for (int m = 0; m < members; m++) {
                 final int member = m;
@@ -352,34 +393,9 @@ public final class PopProbe {
                 Client5Probe.line(o);
             }
             long sendStart = System.currentTimeMillis();
-            int senders = Math.max(1, intFlag(f, "senders", 1));
-            AtomicInteger next = new AtomicInteger();
-            AtomicInteger sendFailures = new AtomicInteger();
-            List<Thread> threads = new ArrayList<>();
-            for (int t = 0; t < senders; t++) {
-                Thread th = new Thread(() -> {
-                    int i;
-                    while ((i = next.getAndIncrement()) < count) {
-                        Message msg = new Message(topic, "TagA", "k-" + i, ("pop-" + i).getBytes(StandardCharsets.UTF_8));
-                        msg.putUserProperty("idx", Integer.toString(i));
-                        try {
-                            SendResult r = producer.send(msg);
-                            if (r.getSendStatus() != org.apache.rocketmq.client.producer.SendStatus.SEND_OK) {
-                                sendFailures.incrementAndGet();
-                            }
-                        } catch (Exception e) {
-                            sendFailures.incrementAndGet();
-                        }
-                    }
-                });
-                th.start();
-                threads.add(th);
+            if (!backlog) {
+                sendAll(producer, topic, count, intFlag(f, "senders", 1), out);
             }
-            for (Thread th : threads) {
-                th.join();
-            }
-            out.put("sendMs", System.currentTimeMillis() - sendStart);
-            out.put("sendFailures", sendFailures.get());
             boolean settled = false;
             while (System.currentTimeMillis() < deadline) {
                 if (!settled && st.settled()) {
