@@ -626,6 +626,9 @@ public final class PopProbe {
             rawCall("pop-born-time-skew", RequestCode.POP_MESSAGE, skew, null);
             rawCall("pop-empty-poll", RequestCode.POP_MESSAGE, popHeader(emptyTopic, group, -1, 1, 10_000, 300), null);
             rawCall("pop-empty-no-poll", RequestCode.POP_MESSAGE, popHeader(emptyTopic, group, -1, 1, 10_000, 0), null);
+            rawCall("pop-invisible-negative", RequestCode.POP_MESSAGE, popHeader(emptyTopic, group, -1, 1, -1, 0), null);
+            rawCall("pop-invisible-huge", RequestCode.POP_MESSAGE,
+                popHeader(emptyTopic, group, -1, 1, 10L * 24 * 3600 * 1000, 0), null);
             NotificationRequestHeader nEmpty = new NotificationRequestHeader();
             nEmpty.setConsumerGroup(group);
             nEmpty.setTopic(emptyTopic);
@@ -729,6 +732,9 @@ public final class PopProbe {
             f4.setOrder(true);
             f4.setAttemptId("attempt-3");
             rawCall("fifo-pop-after-ack", RequestCode.POP_MESSAGE, f4, null);
+            // a well-formed handle for an offset this group never popped (offset 2 of the FIFO queue)
+            rawCall("ack-forged-never-popped", RequestCode.ACK_MESSAGE, ackHeader(fifoTopic, group, 0, 2L,
+                "2 " + System.currentTimeMillis() + " 20000 0 0 " + brokerName + " 0 2"), null);
 
             // --- revive: popped, not acked, invisible 2 s -> comes back with reconsumeTimes 1
             String reviveTopic = topic + "_revive";
@@ -737,13 +743,11 @@ public final class PopProbe {
             rm.putUserProperty("idx", "0");
             producer.send(rm, RPC_MS);
             long firstUntil = System.currentTimeMillis() + 10_000;
-            while (System.currentTimeMillis() < firstUntil) {
+            MessageExt first = null;
+            while (first == null && System.currentTimeMillis() < firstUntil) {
                 // the store may dispatch the message a moment after the send returned
-                Map<String, Object> r = rawCall("revive-pop-first", RequestCode.POP_MESSAGE,
-                    popHeader(reviveTopic, group, -1, 1, 2_000, 1_000), null);
-                if (r.get("msgs") instanceof List && !((List<?>) r.get("msgs")).isEmpty()) {
-                    break;
-                }
+                List<MessageExt> got = apiPop("revive-pop-first", popHeader(reviveTopic, group, -1, 1, 2_000, 1_000));
+                first = got.isEmpty() ? null : got.get(0);
             }
             long reviveStart = System.currentTimeMillis();
             Map<String, Object> back = null;
@@ -757,6 +761,11 @@ public final class PopProbe {
                 Thread.sleep(200);
             }
             note("revive-back-after-ms", back == null ? -1 : System.currentTimeMillis() - reviveStart);
+            if (first != null) {
+                // the first pop's handle after its invisible time ended and the message came back
+                rawCall("ack-expired-handle", RequestCode.ACK_MESSAGE, ackHeader(reviveTopic, group,
+                    first.getQueueId(), first.getQueueOffset(), first.getProperty(MessageConst.PROPERTY_POP_CK)), null);
+            }
         } finally {
             api.shutdown();
             producer.shutdown();
