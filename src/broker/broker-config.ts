@@ -62,6 +62,12 @@ import {
   STR,
 } from './broker-config-keys.js';
 import {
+  type BrokerPopConfig,
+  checkPopConfig,
+  DEFAULT_POP_CONFIG,
+  POP_CONFIG_KEYS,
+} from './broker-config-pop.js';
+import {
   type BrokerRemotingConfig,
   checkRemotingConfig,
   DEFAULT_REMOTING_CONFIG,
@@ -79,6 +85,7 @@ export interface BrokerConfig
   extends MessageStoreConfig,
     BrokerHaConfig,
     BrokerHttpConfig,
+    BrokerPopConfig,
     BrokerRemotingConfig {
   // ---- BrokerConfig ----
   /** `;`-separated name server addresses; env NAMESRV_ADDR by default. */
@@ -362,6 +369,7 @@ export const BROKER_CONFIG_KEYS: { readonly [K in BrokerConfigFileKey]: ConfigKe
   autoCreateTopicMaxCount: { kind: INT, owner: 'rocketmq-ts' },
   registerChangedTopicsDelay: { kind: INT, owner: 'rocketmq-ts' },
   ...HTTP_CONFIG_KEYS,
+  ...POP_CONFIG_KEYS,
   ...REMOTING_CONFIG_KEYS,
   rocketmqHome: b(OPT_STR),
   aclPlainFile: { kind: STR, owner: 'rocketmq-ts' },
@@ -489,6 +497,7 @@ export const DEFAULT_BROKER_CONFIG: Readonly<
   autoCreateTopicMaxCount: 5000,
   registerChangedTopicsDelay: 0,
   ...DEFAULT_HTTP_CONFIG,
+  ...DEFAULT_POP_CONFIG,
   ...DEFAULT_REMOTING_CONFIG,
   aclPlainFile: 'conf/plain_acl.yml',
   aclFileWatchInterval: 5000,
@@ -560,6 +569,7 @@ export function validateBrokerConfig(c: BrokerConfig): BrokerConfig {
   checkNameForPaths('brokerClusterName', c.brokerClusterName, errors);
   if (c.storePathRootDir.trim() === '') errors.push('storePathRootDir must not be blank');
   checkHttpConfig(c, errors);
+  checkPopConfig(c, errors);
   checkRemotingConfig(c, errors);
   if (c.brokerRole === 'SLAVE' && c.brokerId <= 0) errors.push("Slave's brokerId must be > 0");
   const positive: Array<[string, number]> = [

@@ -70,6 +70,9 @@ import { loadNamedFilterModule } from './named-filter-loader.js';
 import { ConsumerOffsetManager } from './offset/consumer-offset-manager.js';
 import { type BrokerIdentity, BrokerOuterAPI, type RegisterBrokerResult } from './out/broker-outer-api.js';
 import { ChangedTopicRegistration, incrementVersion } from './out/changed-topic-registration.js';
+import { executeNotificationWhenWakeup } from './pop/notification-processor.js';
+import { executePopRequestWhenWakeup } from './pop/pop-message-processor.js';
+import { PopServices } from './pop/pop-services.js';
 import type { BrokerContext, BrokerRequestHandler } from './processor/broker-context.js';
 import { BROKER_REQUEST_HANDLERS, registerBrokerProcessors } from './processor/processor-table.js';
 import { executeRequestWhenWakeup } from './processor/pull-message.js';
@@ -154,6 +157,8 @@ export class BrokerController implements BrokerContext {
   /** The operator's named filters (namedFilterModule), installed by start(); NAMED compiles against it. */
   readonly namedFilters: NamedFilterRegistry;
   readonly pullRequestHoldService: PullRequestHoldService;
+  /** POP_MESSAGE's side: FIFO order state, pop long polling, pop locks and counters. */
+  readonly pop: PopServices;
   readonly topicConfigManager: TopicConfigManager;
   readonly subscriptionGroupManager: SubscriptionGroupManager;
   readonly consumerOffsetManager: ConsumerOffsetManager;
@@ -305,6 +310,17 @@ export class BrokerController implements BrokerContext {
     });
     const arriving = new NotifyMessageArrivingListener(this.pullRequestHoldService, config);
     this.messageStore.onMessageArrived(arriving.arriving, arriving.interest);
+    this.pop = new PopServices({
+      config,
+      clock: this.clock,
+      logger: this.logger.child('pop'),
+      io: options.configFileIO,
+      messageStore: this.messageStore,
+      topicConfigManager: this.topicConfigManager,
+      subscriptionGroupManager: this.subscriptionGroupManager,
+      wakeUp: (request) => executePopRequestWhenWakeup(this, request),
+      wakeUpNotification: (request) => executeNotificationWhenWakeup(this, request),
+    });
     this.clientHousekeepingService = new ClientHousekeepingService({
       producerManager: this.producerManager,
       consumerManager: this.consumerManager,
@@ -461,6 +477,7 @@ export class BrokerController implements BrokerContext {
       await this.topicConfigManager.load();
       await this.consumerOffsetManager.load();
       await this.subscriptionGroupManager.load();
+      await this.pop.load();
       await this.messageStore.load();
       await this.messageStore.start();
       // Upstream loads the delay offsets with the store and delivers only on a master.
@@ -486,6 +503,7 @@ export class BrokerController implements BrokerContext {
       this.brokerStatsManager.start();
       this.brokerStats.start();
       this.pullRequestHoldService.start();
+      this.pop.start();
       // startProcessorByHa: a master asks producers about unsettled half messages.
       if (this.config.brokerRole !== 'SLAVE') this.transactionalMessageCheckService.start();
       this.offsetTimer = this.clock.setTimeout(this.persistOffsets, this.config.flushConsumerOffsetDelay);
@@ -507,6 +525,9 @@ export class BrokerController implements BrokerContext {
       this.brokerStatsManager.shutdown();
       this.brokerStats.shutdown();
       this.pullRequestHoldService.shutdown();
+      this.pop.popLongPollingService.shutdown();
+      this.pop.notificationPollingService.shutdown();
+      this.pop.consumerOrderInfoManager.shutdown();
       this.offsetTimer?.cancel();
       this.filterCleanTimer?.cancel();
       await this.slaveSynchronize.shutdown();
@@ -549,6 +570,9 @@ export class BrokerController implements BrokerContext {
     this.brokerStatsManager.shutdown();
     this.brokerStats.shutdown();
     this.pullRequestHoldService.shutdown();
+    this.pop.popLongPollingService.shutdown();
+    this.pop.notificationPollingService.shutdown();
+    this.pop.consumerOrderInfoManager.shutdown();
     this.registerTimer?.cancel();
     this.changedTopics.stop();
     this.offsetTimer?.cancel();
@@ -576,8 +600,10 @@ export class BrokerController implements BrokerContext {
     }
     await this.remotingClient.close();
     void this.consumerOffsetManager.persist(true);
+    void this.pop.persist();
     await Promise.all([
       this.consumerOffsetManager.flushed(),
+      this.pop.consumerOrderInfoManager.flushed(),
       this.topicConfigManager.flushed(),
       this.subscriptionGroupManager.flushed(),
     ]);
@@ -773,6 +799,7 @@ export class BrokerController implements BrokerContext {
     this.offsetTimer = undefined;
     if (this.state !== 'running') return;
     void this.consumerOffsetManager.persist();
+    void this.pop.persist();
     this.offsetTimer = this.clock.setTimeout(this.persistOffsets, this.config.flushConsumerOffsetInterval);
   };
 }

@@ -20,6 +20,7 @@ import type { RebalanceLockManager } from '../client/rebalance-lock-manager.js';
 import type { PullRequestHoldService } from '../longpolling/pull-request-hold-service.js';
 import type { BrokerMessageStore } from '../message-store.js';
 import type { ConsumerOffsetManager } from '../offset/consumer-offset-manager.js';
+import type { PopServices } from '../pop/pop-services.js';
 import type { BrokerStats } from '../stats/broker-stats.js';
 import type { BrokerStatsManager } from '../stats/broker-stats-manager.js';
 import type { SubscriptionGroupManager } from '../subscription/subscription-group-manager.js';
@@ -54,6 +55,8 @@ export interface BrokerContext {
   readonly consumerFilterManager: ConsumerFilterManager;
   /** Pulls that found nothing, held until a message arrives (long polling). */
   readonly pullRequestHoldService: PullRequestHoldService;
+  /** POP_MESSAGE's side: FIFO order state (consumerOrderInfoManager), pop long polling, pop counters. */
+  readonly pop: PopServices;
   /** Delivers delayed and retried messages when due (a broker over a DefaultMessageStore has one). */
   readonly scheduleMessageService?: ScheduleMessageService | undefined;
   /** Half messages of transactions: END_TRANSACTION settles them, the check service asks about the rest. */

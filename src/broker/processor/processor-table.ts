@@ -8,6 +8,9 @@
 import type { RemotingCommand } from '../../remoting/protocol/command.js';
 import { RequestCode } from '../../remoting/protocol/request-code.js';
 import type { ProcessorContext, RemotingServer, RequestProcessor } from '../../remoting/transport/index.js';
+import { notification } from '../pop/notification-processor.js';
+import { pollingInfo } from '../pop/polling-info-processor.js';
+import { popMessage } from '../pop/pop-message-processor.js';
 import type { BrokerContext, BrokerRequestHandler } from './broker-context.js';
 import { checkClientConfig } from './check-client-config.js';
 import { cleanExpiredConsumeQueue } from './clean-expired-consumequeue.js';
@@ -70,6 +73,10 @@ export const BROKER_REQUEST_HANDLERS: ReadonlyMap<number, BrokerRequestHandler> 
   // serves it with the same processor (litePullMessageEnable defaults to true).
   [RequestCode.PULL_MESSAGE, pullMessage],
   [RequestCode.LITE_PULL_MESSAGE, pullMessage],
+  // PopMessageProcessor (5.x POP)
+  [RequestCode.POP_MESSAGE, popMessage],
+  [RequestCode.NOTIFICATION, notification],
+  [RequestCode.POLLING_INFO, pollingInfo],
   // QueryMessageProcessor
   [RequestCode.QUERY_MESSAGE, queryMessage],
   [RequestCode.VIEW_MESSAGE_BY_ID, viewMessageById],
