@@ -68,6 +68,12 @@ import {
   POP_CONFIG_KEYS,
 } from './broker-config-pop.js';
 import {
+  type BrokerPopReviveConfig,
+  checkPopReviveConfig,
+  DEFAULT_POP_REVIVE_CONFIG,
+  POP_REVIVE_CONFIG_KEYS,
+} from './broker-config-pop-revive.js';
+import {
   type BrokerRemotingConfig,
   checkRemotingConfig,
   DEFAULT_REMOTING_CONFIG,
@@ -85,6 +91,7 @@ export interface BrokerConfig
   extends MessageStoreConfig,
     BrokerHaConfig,
     BrokerHttpConfig,
+    BrokerPopReviveConfig,
     BrokerPopConfig,
     BrokerRemotingConfig {
   // ---- BrokerConfig ----
@@ -369,6 +376,7 @@ export const BROKER_CONFIG_KEYS: { readonly [K in BrokerConfigFileKey]: ConfigKe
   autoCreateTopicMaxCount: { kind: INT, owner: 'rocketmq-ts' },
   registerChangedTopicsDelay: { kind: INT, owner: 'rocketmq-ts' },
   ...HTTP_CONFIG_KEYS,
+  ...POP_REVIVE_CONFIG_KEYS,
   ...POP_CONFIG_KEYS,
   ...REMOTING_CONFIG_KEYS,
   rocketmqHome: b(OPT_STR),
@@ -497,6 +505,7 @@ export const DEFAULT_BROKER_CONFIG: Readonly<
   autoCreateTopicMaxCount: 5000,
   registerChangedTopicsDelay: 0,
   ...DEFAULT_HTTP_CONFIG,
+  ...DEFAULT_POP_REVIVE_CONFIG,
   ...DEFAULT_POP_CONFIG,
   ...DEFAULT_REMOTING_CONFIG,
   aclPlainFile: 'conf/plain_acl.yml',
@@ -569,6 +578,7 @@ export function validateBrokerConfig(c: BrokerConfig): BrokerConfig {
   checkNameForPaths('brokerClusterName', c.brokerClusterName, errors);
   if (c.storePathRootDir.trim() === '') errors.push('storePathRootDir must not be blank');
   checkHttpConfig(c, errors);
+  checkPopReviveConfig(c, errors);
   checkPopConfig(c, errors);
   checkRemotingConfig(c, errors);
   if (c.brokerRole === 'SLAVE' && c.brokerId <= 0) errors.push("Slave's brokerId must be > 0");

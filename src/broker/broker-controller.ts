@@ -72,6 +72,7 @@ import { type BrokerIdentity, BrokerOuterAPI, type RegisterBrokerResult } from '
 import { ChangedTopicRegistration, incrementVersion } from './out/changed-topic-registration.js';
 import { executeNotificationWhenWakeup } from './pop/notification-processor.js';
 import { executePopRequestWhenWakeup } from './pop/pop-message-processor.js';
+import { PopReviveServices } from './pop/pop-revive-services.js';
 import { PopServices } from './pop/pop-services.js';
 import type { BrokerContext, BrokerRequestHandler } from './processor/broker-context.js';
 import { BROKER_REQUEST_HANDLERS, registerBrokerProcessors } from './processor/processor-table.js';
@@ -175,6 +176,7 @@ export class BrokerController implements BrokerContext {
   readonly transactionalMessageCheckListener: AbstractTransactionalMessageCheckListener;
   /** Asks producers about half messages left unsettled (runs on a master only). */
   readonly transactionalMessageCheckService: TransactionalMessageCheckService;
+  readonly popRevive: PopReviveServices;
   /** Plain ACL (aclEnable): the accounts and the hook on both servers; undefined when off. */
   readonly acl: BrokerAcl | undefined;
   /** The dashboard and /metrics HTTP servers (dashboardPort, metricsPort; both off by default). */
@@ -378,6 +380,7 @@ export class BrokerController implements BrokerContext {
       clock: this.clock,
       logger: transactionLogger,
     });
+    this.popRevive = new PopReviveServices(this, this.logger.child('popRevive'));
     this.acl = config.aclEnable
       ? new BrokerAcl(config, this.clock, this.logger.child('acl'), this.messageStore)
       : undefined;
@@ -506,6 +509,8 @@ export class BrokerController implements BrokerContext {
       this.pop.start();
       // startProcessorByHa: a master asks producers about unsettled half messages.
       if (this.config.brokerRole !== 'SLAVE') this.transactionalMessageCheckService.start();
+      // Upstream runs POP revive on the master only (shouldRunPopRevive = brokerId == 0).
+      if (this.config.brokerRole !== 'SLAVE') this.popRevive.start();
       this.offsetTimer = this.clock.setTimeout(this.persistOffsets, this.config.flushConsumerOffsetDelay);
       this.filterCleanTimer = this.clock.setTimeout(this.cleanFilters, CONSUMER_FILTER_CLEAN_INTERVAL);
       this.state = 'running';
@@ -532,6 +537,7 @@ export class BrokerController implements BrokerContext {
       this.filterCleanTimer?.cancel();
       await this.slaveSynchronize.shutdown();
       await this.transactionalMessageCheckService.shutdown();
+      await this.popRevive.shutdown();
       await Promise.all([
         this.remotingServer.close(),
         this.fastRemotingServer.close(),
@@ -587,6 +593,8 @@ export class BrokerController implements BrokerContext {
     await this.transactionalMessageCheckService.shutdown();
     this.transactionalMessageCheckListener.shutDown();
     this.transactionalMessageService.close();
+    // Before the store: a revive round under way finishes its re-puts.
+    await this.popRevive.shutdown();
     // Before the store: the deliveries under way finish and the delay offsets are written.
     await this.scheduleMessageService?.shutdown();
     try {

@@ -20,6 +20,7 @@ import type { RebalanceLockManager } from '../client/rebalance-lock-manager.js';
 import type { PullRequestHoldService } from '../longpolling/pull-request-hold-service.js';
 import type { BrokerMessageStore } from '../message-store.js';
 import type { ConsumerOffsetManager } from '../offset/consumer-offset-manager.js';
+import type { PopReviveView } from '../pop/pop-revive-view.js';
 import type { PopServices } from '../pop/pop-services.js';
 import type { BrokerStats } from '../stats/broker-stats.js';
 import type { BrokerStatsManager } from '../stats/broker-stats-manager.js';
@@ -61,6 +62,8 @@ export interface BrokerContext {
   readonly scheduleMessageService?: ScheduleMessageService | undefined;
   /** Half messages of transactions: END_TRANSACTION settles them, the check service asks about the rest. */
   readonly transactionalMessageService: TransactionalMessageService;
+  /** POP: the revive services (one per revive queue), the in-flight counter and the ack/revive counters. */
+  readonly popRevive: PopReviveView;
   /** Registers with every name server; never rejects (failures are logged). */
   registerBrokerAll(checkOrderConfig: boolean, oneway: boolean, forceRegister: boolean): Promise<void>;
   /** Registers one changed topic with every name server (UPDATE_AND_CREATE_TOPIC); never rejects. */
