@@ -8,11 +8,11 @@
 import type { RemotingCommand } from '../../remoting/protocol/command.js';
 import { RequestCode } from '../../remoting/protocol/request-code.js';
 import type { ProcessorContext, RemotingServer, RequestProcessor } from '../../remoting/transport/index.js';
+import { ackMessage } from '../pop/ack-message.js';
+import { changeInvisibleTime } from '../pop/change-invisible-time.js';
 import { notification } from '../pop/notification-processor.js';
 import { peekMessage } from '../pop/peek-message-processor.js';
 import { pollingInfo } from '../pop/polling-info-processor.js';
-import { ackMessage } from '../pop/ack-message.js';
-import { changeInvisibleTime } from '../pop/change-invisible-time.js';
 import { popMessage } from '../pop/pop-message-processor.js';
 import type { BrokerContext, BrokerRequestHandler } from './broker-context.js';
 import { checkClientConfig } from './check-client-config.js';
