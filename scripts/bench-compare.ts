@@ -28,6 +28,7 @@ import {
   startBenchBroker,
 } from './bench-compare-brokers.js';
 import { GENERATORS, type Generator, type Role, runLoad, summaryNumber } from './bench-compare-load.js';
+import { POP_SCENARIO, popSection } from './bench-compare-pop.js';
 import { type Row, setting, table, writeDoc } from './bench-compare-report.js';
 import { runTimerScenario, type TimerRow, timerTable } from './bench-compare-timer.js';
 import { arg, BROKER_KINDS, type BrokerKind, choices, flag, loadText, tempDir } from './bench-support.js';
@@ -117,8 +118,9 @@ const QUEUES = Math.round(numberArg('queues', 8, 1));
 const WRITE_DOC = !flag('no-write');
 /** The timer scenario (issue 27) runs the official 5.5.0 broker, not 4.9.x: see bench-compare-timer.ts. */
 const TIMER = 'timer';
-const PICKED = choices('scenarios', [...SCENARIOS.map((s) => s.name), TIMER].join(','), [
+const PICKED = choices('scenarios', [...SCENARIOS.map((s) => s.name), POP_SCENARIO, TIMER].join(','), [
   ...SCENARIOS.map((s) => s.name),
+  POP_SCENARIO,
   TIMER,
 ]);
 /** Timer messages per broker: --timer-messages, else RMQ_BENCH_TIMER_MESSAGES, else 1 M (100 k quick). */
@@ -308,6 +310,8 @@ for (const [i, s] of scenarios.entries()) {
   const flip = <T>(list: readonly T[]): readonly T[] => (i % 2 === 0 ? list : [...list].reverse());
   for (const kind of flip(KINDS)) rows.push(...(await runScenario(s, kind, flip(GENS))));
 }
+// POP (issue 27): the official 5.5.0 push consumer in POP mode, official 5.5.0 broker vs ours.
+const popReport = PICKED.includes(POP_SCENARIO) ? await popSection({ quick: QUICK, kinds: KINDS }) : '';
 
 const timerRows: TimerRow[] = [];
 if (PICKED.includes(TIMER)) {
@@ -328,6 +332,7 @@ const report = [
   '- TPS: messages per second; RT: send call to result (consume: store to consume); broker CPU: utime + stime over the measured window; RSS: peak VmRSS over the run, in brackets peak RssAnon (VmRSS also counts the pages of mapped store files in memory); ours includes the name server, which runs in the same process',
   '',
   ...(rows.length > 0 ? [table(rows), ''] : []),
+  ...(popReport !== '' ? [popReport, ''] : []),
   ...(timerRows.length > 0 ? [timerTable(timerRows, TIMER_MESSAGES, TIMER_SPREAD_MS), ''] : []),
 ].join('\n');
 process.stdout.write(`\n${report}`);
