@@ -62,6 +62,12 @@ import {
   STR,
 } from './broker-config-keys.js';
 import {
+  type BrokerPopReviveConfig,
+  checkPopReviveConfig,
+  DEFAULT_POP_REVIVE_CONFIG,
+  POP_REVIVE_CONFIG_KEYS,
+} from './broker-config-pop-revive.js';
+import {
   type BrokerRemotingConfig,
   checkRemotingConfig,
   DEFAULT_REMOTING_CONFIG,
@@ -86,7 +92,9 @@ export interface BrokerConfig
     BrokerHaConfig,
     BrokerHttpConfig,
     BrokerRemotingConfig,
+    BrokerPopReviveConfig,
     BrokerTimerConfig {
+    BrokerRemotingConfig {
   // ---- BrokerConfig ----
   /** `;`-separated name server addresses; env NAMESRV_ADDR by default. */
   namesrvAddr: string | undefined;
@@ -370,6 +378,7 @@ export const BROKER_CONFIG_KEYS: { readonly [K in BrokerConfigFileKey]: ConfigKe
   registerChangedTopicsDelay: { kind: INT, owner: 'rocketmq-ts' },
   ...HTTP_CONFIG_KEYS,
   ...TIMER_CONFIG_KEYS,
+  ...POP_REVIVE_CONFIG_KEYS,
   ...REMOTING_CONFIG_KEYS,
   rocketmqHome: b(OPT_STR),
   aclPlainFile: { kind: STR, owner: 'rocketmq-ts' },
@@ -498,6 +507,7 @@ export const DEFAULT_BROKER_CONFIG: Readonly<
   registerChangedTopicsDelay: 0,
   ...DEFAULT_HTTP_CONFIG,
   ...DEFAULT_TIMER_CONFIG,
+  ...DEFAULT_POP_REVIVE_CONFIG,
   ...DEFAULT_REMOTING_CONFIG,
   aclPlainFile: 'conf/plain_acl.yml',
   aclFileWatchInterval: 5000,
@@ -570,6 +580,7 @@ export function validateBrokerConfig(c: BrokerConfig): BrokerConfig {
   if (c.storePathRootDir.trim() === '') errors.push('storePathRootDir must not be blank');
   checkHttpConfig(c, errors);
   checkTimerConfig(c, errors);
+  checkPopReviveConfig(c, errors);
   checkRemotingConfig(c, errors);
   if (c.brokerRole === 'SLAVE' && c.brokerId <= 0) errors.push("Slave's brokerId must be > 0");
   const positive: Array<[string, number]> = [

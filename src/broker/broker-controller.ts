@@ -71,6 +71,8 @@ import { loadNamedFilterModule } from './named-filter-loader.js';
 import { ConsumerOffsetManager } from './offset/consumer-offset-manager.js';
 import { type BrokerIdentity, BrokerOuterAPI, type RegisterBrokerResult } from './out/broker-outer-api.js';
 import { ChangedTopicRegistration, incrementVersion } from './out/changed-topic-registration.js';
+import { ConsumerOrderInfoManager } from './pop/consumer-order-info-manager.js';
+import { PopReviveServices } from './pop/pop-revive-services.js';
 import type { BrokerContext, BrokerRequestHandler } from './processor/broker-context.js';
 import { BROKER_REQUEST_HANDLERS, registerBrokerProcessors } from './processor/processor-table.js';
 import { executeRequestWhenWakeup } from './processor/pull-message.js';
@@ -160,6 +162,7 @@ export class BrokerController implements BrokerContext {
   readonly topicConfigManager: TopicConfigManager;
   readonly subscriptionGroupManager: SubscriptionGroupManager;
   readonly consumerOffsetManager: ConsumerOffsetManager;
+  readonly consumerOrderInfoManager: ConsumerOrderInfoManager;
   readonly producerManager: ProducerManager;
   readonly consumerManager: ConsumerManager;
   readonly rebalanceLockManager: RebalanceLockManager;
@@ -173,6 +176,7 @@ export class BrokerController implements BrokerContext {
   readonly transactionalMessageCheckListener: AbstractTransactionalMessageCheckListener;
   /** Asks producers about half messages left unsettled (runs on a master only). */
   readonly transactionalMessageCheckService: TransactionalMessageCheckService;
+  readonly popRevive: PopReviveServices;
   /** Plain ACL (aclEnable): the accounts and the hook on both servers; undefined when off. */
   readonly acl: BrokerAcl | undefined;
   /** The dashboard and /metrics HTTP servers (dashboardPort, metricsPort; both off by default). */
@@ -297,6 +301,15 @@ export class BrokerController implements BrokerContext {
       logger: this.logger.child('offset'),
       ...io,
     });
+    // FIFO POP state; the POP long polling wakes parked FIFO pops from onLockFree (pop-broker's side).
+    this.consumerOrderInfoManager = new ConsumerOrderInfoManager({
+      storePathRootDir: config.storePathRootDir,
+      logger: this.logger.child('orderInfo'),
+      clock: this.clock,
+      topicReadQueueNums: (topic) => this.topicConfigManager.selectTopicConfig(topic)?.readQueueNums,
+      groupExists: (group) => this.subscriptionGroupManager.findSubscriptionGroupConfig(group) !== undefined,
+      ...io,
+    });
     const clientLogger = this.logger.child('client');
     this.producerManager = new ProducerManager({
       clock: this.clock,
@@ -379,6 +392,7 @@ export class BrokerController implements BrokerContext {
       clock: this.clock,
       logger: transactionLogger,
     });
+    this.popRevive = new PopReviveServices(this, this.logger.child('popRevive'));
     this.acl = config.aclEnable
       ? new BrokerAcl(config, this.clock, this.logger.child('acl'), this.messageStore)
       : undefined;
@@ -477,6 +491,7 @@ export class BrokerController implements BrokerContext {
       }
       await this.topicConfigManager.load();
       await this.consumerOffsetManager.load();
+      await this.consumerOrderInfoManager.load();
       await this.subscriptionGroupManager.load();
       await this.messageStore.load();
       await this.messageStore.start();
@@ -507,6 +522,8 @@ export class BrokerController implements BrokerContext {
       this.pullRequestHoldService.start();
       // startProcessorByHa: a master asks producers about unsettled half messages.
       if (this.config.brokerRole !== 'SLAVE') this.transactionalMessageCheckService.start();
+      // Upstream runs POP revive on the master only (shouldRunPopRevive = brokerId == 0).
+      if (this.config.brokerRole !== 'SLAVE') this.popRevive.start();
       this.offsetTimer = this.clock.setTimeout(this.persistOffsets, this.config.flushConsumerOffsetDelay);
       this.filterCleanTimer = this.clock.setTimeout(this.cleanFilters, CONSUMER_FILTER_CLEAN_INTERVAL);
       this.state = 'running';
@@ -530,6 +547,7 @@ export class BrokerController implements BrokerContext {
       this.filterCleanTimer?.cancel();
       await this.slaveSynchronize.shutdown();
       await this.transactionalMessageCheckService.shutdown();
+      await this.popRevive.shutdown();
       await Promise.all([
         this.remotingServer.close(),
         this.fastRemotingServer.close(),
@@ -583,6 +601,8 @@ export class BrokerController implements BrokerContext {
     await this.transactionalMessageCheckService.shutdown();
     this.transactionalMessageCheckListener.shutDown();
     this.transactionalMessageService.close();
+    // Before the store: a revive round under way finishes its re-puts.
+    await this.popRevive.shutdown();
     // Before the store: the deliveries under way finish and the delay offsets are written.
     await this.scheduleMessageService?.shutdown();
     await this.timerMessageStore?.shutdown();
@@ -597,8 +617,11 @@ export class BrokerController implements BrokerContext {
     }
     await this.remotingClient.close();
     void this.consumerOffsetManager.persist(true);
+    void this.consumerOrderInfoManager.persist();
+    this.consumerOrderInfoManager.shutdown();
     await Promise.all([
       this.consumerOffsetManager.flushed(),
+      this.consumerOrderInfoManager.flushed(),
       this.topicConfigManager.flushed(),
       this.subscriptionGroupManager.flushed(),
     ]);
@@ -794,6 +817,7 @@ export class BrokerController implements BrokerContext {
     this.offsetTimer = undefined;
     if (this.state !== 'running') return;
     void this.consumerOffsetManager.persist();
+    void this.consumerOrderInfoManager.persist();
     this.offsetTimer = this.clock.setTimeout(this.persistOffsets, this.config.flushConsumerOffsetInterval);
   };
 }

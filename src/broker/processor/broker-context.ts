@@ -21,6 +21,8 @@ import type { RebalanceLockManager } from '../client/rebalance-lock-manager.js';
 import type { PullRequestHoldService } from '../longpolling/pull-request-hold-service.js';
 import type { BrokerMessageStore } from '../message-store.js';
 import type { ConsumerOffsetManager } from '../offset/consumer-offset-manager.js';
+import type { ConsumerOrderInfoManager } from '../pop/consumer-order-info-manager.js';
+import type { PopReviveView } from '../pop/pop-revive-view.js';
 import type { BrokerStats } from '../stats/broker-stats.js';
 import type { BrokerStatsManager } from '../stats/broker-stats-manager.js';
 import type { SubscriptionGroupManager } from '../subscription/subscription-group-manager.js';
@@ -36,6 +38,8 @@ export interface BrokerContext {
   readonly topicConfigManager: TopicConfigManager;
   readonly subscriptionGroupManager: SubscriptionGroupManager;
   readonly consumerOffsetManager: ConsumerOffsetManager;
+  /** FIFO POP state per topic@group and queue (consumerOrderInfo.json). */
+  readonly consumerOrderInfoManager: ConsumerOrderInfoManager;
   readonly producerManager: ProducerManager;
   readonly consumerManager: ConsumerManager;
   /** Orderly consumers' queue locks (LOCK_BATCH_MQ / UNLOCK_BATCH_MQ). */
@@ -61,6 +65,8 @@ export interface BrokerContext {
   readonly timerMessageStore?: TimerMessageStore | undefined;
   /** Half messages of transactions: END_TRANSACTION settles them, the check service asks about the rest. */
   readonly transactionalMessageService: TransactionalMessageService;
+  /** POP: the revive services (one per revive queue), the in-flight counter and the ack/revive counters. */
+  readonly popRevive: PopReviveView;
   /** Registers with every name server; never rejects (failures are logged). */
   registerBrokerAll(checkOrderConfig: boolean, oneway: boolean, forceRegister: boolean): Promise<void>;
   /** Registers one changed topic with every name server (UPDATE_AND_CREATE_TOPIC); never rejects. */

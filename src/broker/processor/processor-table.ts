@@ -8,6 +8,8 @@
 import type { RemotingCommand } from '../../remoting/protocol/command.js';
 import { RequestCode } from '../../remoting/protocol/request-code.js';
 import type { ProcessorContext, RemotingServer, RequestProcessor } from '../../remoting/transport/index.js';
+import { ackMessage } from '../pop/ack-message.js';
+import { changeInvisibleTime } from '../pop/change-invisible-time.js';
 import type { BrokerContext, BrokerRequestHandler } from './broker-context.js';
 import { checkClientConfig } from './check-client-config.js';
 import { cleanExpiredConsumeQueue } from './clean-expired-consumequeue.js';
@@ -116,6 +118,10 @@ export const BROKER_REQUEST_HANDLERS: ReadonlyMap<number, BrokerRequestHandler> 
   [RequestCode.CONSUMER_SEND_MSG_BACK, consumerSendMsgBack],
   // EndTransactionProcessor
   [RequestCode.END_TRANSACTION, endTransaction],
+  // AckMessageProcessor, ChangeInvisibleTimeProcessor (POP)
+  [RequestCode.ACK_MESSAGE, ackMessage],
+  [RequestCode.BATCH_ACK_MESSAGE, ackMessage],
+  [RequestCode.CHANGE_MESSAGE_INVISIBLETIME, changeInvisibleTime],
 ]);
 
 /** Codes the VIP channel (listenPort - 2) does not serve: upstream registers the pulls on the main port only. */
