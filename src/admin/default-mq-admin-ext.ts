@@ -16,6 +16,7 @@ import { ValidationError } from '../common/errors.js';
 import type { MessageExt } from '../common/message/message.js';
 import { MessageQueue } from '../common/message/message-queue.js';
 import type { ConsumeMessageDirectlyResult } from '../common/protocol/consume-message-directly-result.js';
+import type { MessageRequestMode } from '../common/protocol/message-request-mode.js';
 import type { TopicConfig } from '../common/protocol/topic-config.js';
 import type { TopicList } from '../common/protocol/topic-list.js';
 import { checkGroupArg, checkTopicArg } from '../common/validators.js';
@@ -219,6 +220,19 @@ export class DefaultMQAdminExt extends MQAdminFacade implements MQAdminExt {
   ): Promise<void> {
     return this.run(options, (call) =>
       groups.deleteSubscriptionGroup(this.ctx, call, brokerAddr, groupName, removeOffset),
+    );
+  }
+
+  setMessageRequestMode(
+    brokerAddr: string,
+    topic: string,
+    consumerGroup: string,
+    mode: MessageRequestMode,
+    popShareQueueNum = 0,
+    options?: AdminCallOptions,
+  ): Promise<void> {
+    return this.run(options, (call) =>
+      groups.setMessageRequestMode(this.ctx, call, brokerAddr, topic, consumerGroup, mode, popShareQueueNum),
     );
   }
 

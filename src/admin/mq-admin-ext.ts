@@ -14,6 +14,7 @@ import type { DecodedConsumeStats } from '../common/protocol/consume-stats.js';
 import type { DecodedConsumeStatsList } from '../common/protocol/consume-stats-list.js';
 import type { ConsumerConnection } from '../common/protocol/consumer-connection.js';
 import type { DecodedConsumerRunningInfo } from '../common/protocol/consumer-running-info.js';
+import type { MessageRequestMode } from '../common/protocol/message-request-mode.js';
 import type { ProducerConnection } from '../common/protocol/producer-connection.js';
 import type { QueryConsumeQueueResponseBody } from '../common/protocol/query-consume-queue-body.js';
 import type { TopicConfigSerializeWrapper } from '../common/protocol/register-broker-body.js';
@@ -147,6 +148,18 @@ export interface MQAdminExt extends MQAdmin, AsyncDisposable {
     brokerAddr: string,
     groupName: string,
     removeOffset?: boolean,
+    options?: AdminCallOptions,
+  ): Promise<void>;
+  /**
+   * SET_MESSAGE_REQUEST_MODE: the group reads `topic` on that broker in PULL or POP mode (POP members
+   * also pop the queues of the `popShareQueueNum` members after them; 0 = every queue) [0].
+   */
+  setMessageRequestMode(
+    brokerAddr: string,
+    topic: string,
+    consumerGroup: string,
+    mode: MessageRequestMode,
+    popShareQueueNum?: number,
     options?: AdminCallOptions,
   ): Promise<void>;
   /**

@@ -33,6 +33,11 @@ import {
 } from '../remoting/transport/tls-system-config.js';
 import { DEFAULT_MESSAGE_STORE_CONFIG, type MessageStoreConfig } from '../store/config.js';
 import {
+  ASSIGNMENT_CONFIG_KEYS,
+  type BrokerAssignmentConfig,
+  DEFAULT_ASSIGNMENT_CONFIG,
+} from './broker-config-assignment.js';
+import {
   type BrokerHaConfig,
   checkHaAuth,
   checkHaListenPort,
@@ -93,8 +98,8 @@ export interface BrokerConfig
     BrokerHttpConfig,
     BrokerRemotingConfig,
     BrokerPopReviveConfig,
-    BrokerTimerConfig {
-    BrokerRemotingConfig {
+    BrokerTimerConfig,
+    BrokerAssignmentConfig {
   // ---- BrokerConfig ----
   /** `;`-separated name server addresses; env NAMESRV_ADDR by default. */
   namesrvAddr: string | undefined;
@@ -379,6 +384,7 @@ export const BROKER_CONFIG_KEYS: { readonly [K in BrokerConfigFileKey]: ConfigKe
   ...HTTP_CONFIG_KEYS,
   ...TIMER_CONFIG_KEYS,
   ...POP_REVIVE_CONFIG_KEYS,
+  ...ASSIGNMENT_CONFIG_KEYS,
   ...REMOTING_CONFIG_KEYS,
   rocketmqHome: b(OPT_STR),
   aclPlainFile: { kind: STR, owner: 'rocketmq-ts' },
@@ -508,6 +514,7 @@ export const DEFAULT_BROKER_CONFIG: Readonly<
   ...DEFAULT_HTTP_CONFIG,
   ...DEFAULT_TIMER_CONFIG,
   ...DEFAULT_POP_REVIVE_CONFIG,
+  ...DEFAULT_ASSIGNMENT_CONFIG,
   ...DEFAULT_REMOTING_CONFIG,
   aclPlainFile: 'conf/plain_acl.yml',
   aclFileWatchInterval: 5000,

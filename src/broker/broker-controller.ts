@@ -64,6 +64,7 @@ import { ProducerManager } from './client/producer-manager.js';
 import { RebalanceLockManager } from './client/rebalance-lock-manager.js';
 import type { ConfigFileIO } from './config-manager.js';
 import { BrokerHttpService } from './http/broker-http-service.js';
+import { MessageRequestModeManager } from './loadbalance/message-request-mode-manager.js';
 import { NotifyMessageArrivingListener } from './longpolling/notify-message-arriving-listener.js';
 import { PullRequestHoldService } from './longpolling/pull-request-hold-service.js';
 import type { BrokerMessageStore } from './message-store.js';
@@ -161,6 +162,7 @@ export class BrokerController implements BrokerContext {
   readonly pullRequestHoldService: PullRequestHoldService;
   readonly topicConfigManager: TopicConfigManager;
   readonly subscriptionGroupManager: SubscriptionGroupManager;
+  readonly messageRequestModeManager: MessageRequestModeManager;
   readonly consumerOffsetManager: ConsumerOffsetManager;
   readonly consumerOrderInfoManager: ConsumerOrderInfoManager;
   readonly producerManager: ProducerManager;
@@ -294,6 +296,11 @@ export class BrokerController implements BrokerContext {
       config,
       clock: this.clock,
       logger: this.logger.child('subscription'),
+      ...io,
+    });
+    this.messageRequestModeManager = new MessageRequestModeManager({
+      config,
+      logger: this.logger.child('messageRequestMode'),
       ...io,
     });
     this.consumerOffsetManager = new ConsumerOffsetManager({
@@ -493,6 +500,7 @@ export class BrokerController implements BrokerContext {
       await this.consumerOffsetManager.load();
       await this.consumerOrderInfoManager.load();
       await this.subscriptionGroupManager.load();
+      await this.messageRequestModeManager.load();
       await this.messageStore.load();
       await this.messageStore.start();
       // Upstream loads the delay offsets with the store and delivers only on a master.
@@ -624,6 +632,7 @@ export class BrokerController implements BrokerContext {
       this.consumerOrderInfoManager.flushed(),
       this.topicConfigManager.flushed(),
       this.subscriptionGroupManager.flushed(),
+      this.messageRequestModeManager.flushed(),
     ]);
   }
 

@@ -6,4 +6,5 @@ export const BrokerPathConfig = {
   consumerOffsetPath: (rootDir: string): string => join(rootDir, 'config', 'consumerOffset.json'),
   subscriptionGroupPath: (rootDir: string): string => join(rootDir, 'config', 'subscriptionGroup.json'),
   consumerFilterPath: (rootDir: string): string => join(rootDir, 'config', 'consumerFilter.json'),
+  messageRequestModePath: (rootDir: string): string => join(rootDir, 'config', 'messageRequestMode.json'),
 } as const;

@@ -2,10 +2,15 @@
 
 import { MQClientError } from '../../client/errors.js';
 import type { CallOptions } from '../../client/instance/mq-client-api.js';
+import {
+  buildSetMessageRequestModeRequest,
+  parseSetMessageRequestModeResponse,
+} from '../../client/instance/requests/set-message-request-mode.js';
 import { MixAll } from '../../common/constants.js';
 import { hostToString } from '../../common/message/host.js';
 import type { ConsumeMessageDirectlyResult } from '../../common/protocol/consume-message-directly-result.js';
 import type { ConsumerConnection } from '../../common/protocol/consumer-connection.js';
+import type { MessageRequestMode } from '../../common/protocol/message-request-mode.js';
 import type { ProducerConnection } from '../../common/protocol/producer-connection.js';
 import {
   createSubscriptionGroupConfig,
@@ -97,6 +102,30 @@ export function deleteSubscriptionGroup(
     parseDeleteSubscriptionGroupResponse,
     call,
     { group: groupName },
+  );
+}
+
+/**
+ * SET_MESSAGE_REQUEST_MODE on one broker: the group reads the topic in PULL or POP mode (consumers
+ * with `clientRebalance: false` learn it through QUERY_ASSIGNMENT).
+ */
+export function setMessageRequestMode(
+  ctx: AdminContext,
+  call: CallOptions,
+  brokerAddr: string,
+  topic: string,
+  consumerGroup: string,
+  mode: MessageRequestMode,
+  popShareQueueNum: number,
+): Promise<void> {
+  checkTopicArg('topic', topic);
+  checkGroupArg('consumerGroup', consumerGroup);
+  return ctx.onBroker(
+    brokerAddr,
+    buildSetMessageRequestModeRequest({ topic, consumerGroup, mode, popShareQueueNum }),
+    (r, peer) => parseSetMessageRequestModeResponse(r, peer.brokerAddr, consumerGroup, topic),
+    call,
+    { group: consumerGroup, topic },
   );
 }
 

@@ -18,6 +18,7 @@ import type { ConsumerManager } from '../client/consumer-manager.js';
 import type { ConsumerFilterHooks } from '../client/default-consumer-ids-change-listener.js';
 import type { ProducerManager } from '../client/producer-manager.js';
 import type { RebalanceLockManager } from '../client/rebalance-lock-manager.js';
+import type { MessageRequestModeManager } from '../loadbalance/message-request-mode-manager.js';
 import type { PullRequestHoldService } from '../longpolling/pull-request-hold-service.js';
 import type { BrokerMessageStore } from '../message-store.js';
 import type { ConsumerOffsetManager } from '../offset/consumer-offset-manager.js';
@@ -42,6 +43,8 @@ export interface BrokerContext {
   readonly consumerOrderInfoManager: ConsumerOrderInfoManager;
   readonly producerManager: ProducerManager;
   readonly consumerManager: ConsumerManager;
+  /** The request mode (PULL / POP) of each topic and group (SET_MESSAGE_REQUEST_MODE, QUERY_ASSIGNMENT). */
+  readonly messageRequestModeManager: MessageRequestModeManager;
   /** Orderly consumers' queue locks (LOCK_BATCH_MQ / UNLOCK_BATCH_MQ). */
   readonly rebalanceLockManager: RebalanceLockManager;
   readonly messageStore: BrokerMessageStore;

@@ -23,6 +23,7 @@ import { deleteTopicInBroker } from './delete-topic-in-broker.js';
 import { endTransaction } from './end-transaction.js';
 import { getAllConsumerOffset } from './get-all-consumer-offset.js';
 import { getAllDelayOffset } from './get-all-delay-offset.js';
+import { getAllMessageRequestMode } from './get-all-message-request-mode.js';
 import { getAllSubscriptionGroupConfig } from './get-all-subscription-group-config.js';
 import { getAllTopicConfig } from './get-all-topic-config.js';
 import { getBrokerConfig } from './get-broker-config.js';
@@ -42,6 +43,7 @@ import { getTopicStatsInfo } from './get-topic-stats-info.js';
 import { heartBeat } from './heart-beat.js';
 import { lockBatchMQ } from './lock-batch-mq.js';
 import { pullMessage } from './pull-message.js';
+import { queryAssignment } from './query-assignment.js';
 import { queryConsumeQueue } from './query-consume-queue.js';
 import { queryConsumerOffset } from './query-consumer-offset.js';
 import { queryMessage } from './query-message.js';
@@ -49,6 +51,7 @@ import { queryTopicConsumeByWho } from './query-topic-consume-by-who.js';
 import { resetOffset } from './reset-offset.js';
 import { searchOffsetByTimestamp } from './search-offset-by-timestamp.js';
 import { sendMessage } from './send-message.js';
+import { setMessageRequestMode } from './set-message-request-mode.js';
 import { unlockBatchMQ } from './unlock-batch-mq.js';
 import { unregisterClient } from './unregister-client.js';
 import { updateAndCreateSubscriptionGroup } from './update-and-create-subscription-group.js';
@@ -122,6 +125,10 @@ export const BROKER_REQUEST_HANDLERS: ReadonlyMap<number, BrokerRequestHandler> 
   [RequestCode.ACK_MESSAGE, ackMessage],
   [RequestCode.BATCH_ACK_MESSAGE, ackMessage],
   [RequestCode.CHANGE_MESSAGE_INVISIBLETIME, changeInvisibleTime],
+  // QueryAssignmentProcessor (server-side rebalance); 402 is AdminBrokerProcessor's
+  [RequestCode.QUERY_ASSIGNMENT, queryAssignment],
+  [RequestCode.SET_MESSAGE_REQUEST_MODE, setMessageRequestMode],
+  [RequestCode.GET_ALL_MESSAGE_REQUEST_MODE, getAllMessageRequestMode],
 ]);
 
 /** Codes the VIP channel (listenPort - 2) does not serve: upstream registers the pulls on the main port only. */

@@ -19,6 +19,7 @@ import {
   consumerProgress,
   deleteSubGroup,
   producerConnection,
+  setConsumeMode,
   updateSubGroup,
 } from './group-commands.js';
 import { cleanExpiredCQ, cleanUnusedTopic } from './maintenance-commands.js';
@@ -50,6 +51,7 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
   updateTopic,
   deleteTopic,
   updateSubGroup,
+  setConsumeMode,
   deleteSubGroup,
   updateBrokerConfig,
   topicRoute,

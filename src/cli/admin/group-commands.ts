@@ -5,6 +5,7 @@
 import type { ConsumerConnection, MQAdminExt } from '../../admin/mq-admin-ext.js';
 import { MixAll, mqVersionName } from '../../common/constants.js';
 import { ConsumeType } from '../../common/protocol/heartbeat-data.js';
+import { parseMessageRequestMode } from '../../common/protocol/message-request-mode.js';
 import {
   createSubscriptionGroupConfig,
   type SubscriptionGroupConfig,
@@ -343,5 +344,51 @@ export const producerConnection: AdminCommand = {
         `${String(i + 1).padStart(4, '0')}  ${left(c.clientId, 32)} ${left(c.clientAddr, 22)} ${left(c.language, 8)} ${versionDesc(c.version)}\n`,
       );
     });
+  },
+};
+
+/**
+ * mqadmin setConsumeMode: PULL or POP for a topic and group on one broker (-b) or every master of a
+ * cluster (-c); upstream's output, a cluster's failing broker reported and skipped as upstream does.
+ */
+export const setConsumeMode: AdminCommand = {
+  name: 'setConsumeMode',
+  desc: 'Set consume message mode. pull/pop etc.',
+  read: false,
+  options: [
+    { short: 'b', long: 'brokerAddr', arg: true, desc: 'create subscription group to which broker' },
+    { short: 'c', long: 'clusterName', arg: true, desc: 'create subscription group to which cluster' },
+    { short: 't', long: 'topicName', arg: true, required: true, desc: 'topic name' },
+    { short: 'g', long: 'groupName', arg: true, required: true, desc: 'consumer group name' },
+    { short: 'm', long: 'mode', arg: true, required: true, desc: 'consume mode. PULL/POP' },
+    { short: 'q', long: 'popShareQueueNum', arg: true, desc: 'num of queue which share in pop mode' },
+  ],
+  async run({ opts, io, admin }) {
+    const brokerAddr = opts.text('brokerAddr');
+    const clusterName = opts.text('clusterName');
+    oneTarget(brokerAddr, clusterName);
+    const topic = opts.required('topicName');
+    const group = opts.required('groupName');
+    const modeName = opts.required('mode');
+    const mode = parseMessageRequestMode(modeName);
+    if (mode === undefined) throw new AdminUsageError(`--mode: not PULL or POP: ${modeName}`);
+    const popShareQueueNum = opts.integer('popShareQueueNum', 0, -2147483648, 2147483647);
+    const a = await admin();
+    const summary = `topic[${topic}] group[${group}] consume mode[${mode}] popShareQueueNum[${popShareQueueNum}]`;
+    if (brokerAddr !== undefined) {
+      await a.setMessageRequestMode(brokerAddr, topic, group, mode, popShareQueueNum);
+      io.out(`set consume mode to ${brokerAddr} success.\n`);
+      io.out(summary);
+      return;
+    }
+    for (const master of await clusterMasterAddrs(a, clusterName as string)) {
+      try {
+        await a.setMessageRequestMode(master, topic, group, mode, popShareQueueNum);
+        io.out(`set consume mode to ${master} success.\n`);
+      } catch (error) {
+        io.err(`set consume mode to ${master} failed: ${(error as Error).message}\n`);
+      }
+    }
+    io.out(summary);
   },
 };

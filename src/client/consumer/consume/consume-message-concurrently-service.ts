@@ -38,10 +38,43 @@ const ACK_ALL = 2147483647;
 /** Expired messages sent back per queue per clean-up run (upstream's 16). */
 const EXPIRED_PER_RUN = 16;
 
-interface ListenerOutcome {
+export interface ListenerOutcome {
   status: ConsumeConcurrentlyStatus;
   returnType: ConsumeReturnType;
   error: unknown;
+}
+
+/**
+ * One call of a concurrently listener (also the POP consume service's): a throw, a rejection or an
+ * answer that is no status counts as RECONSUME_LATER; `noStatus` hears about the last kind.
+ */
+export async function callConcurrentlyListener(
+  listener: MessageListenerConcurrently,
+  msgs: MessageExt[],
+  context: ConsumeConcurrentlyContext,
+  noStatus: (returned: unknown) => void,
+): Promise<ListenerOutcome> {
+  try {
+    const status: unknown = await listener.consumeMessage(msgs, context);
+    if (status === ConsumeConcurrentlyStatus.CONSUME_SUCCESS) {
+      return { status, returnType: ConsumeReturnType.SUCCESS, error: undefined };
+    }
+    if (status === ConsumeConcurrentlyStatus.RECONSUME_LATER) {
+      return { status, returnType: ConsumeReturnType.FAILED, error: undefined };
+    }
+    noStatus(status);
+    return {
+      status: ConsumeConcurrentlyStatus.RECONSUME_LATER,
+      returnType: ConsumeReturnType.RETURNNULL,
+      error: undefined,
+    };
+  } catch (error) {
+    return {
+      status: ConsumeConcurrentlyStatus.RECONSUME_LATER,
+      returnType: ConsumeReturnType.EXCEPTION,
+      error,
+    };
+  }
 }
 
 export class ConsumeMessageConcurrentlyService implements ConsumeMessageService {
@@ -223,18 +256,8 @@ export class ConsumeMessageConcurrentlyService implements ConsumeMessageService 
   }
 
   /** The listener's answer; a throw, a rejection or anything else counts as RECONSUME_LATER. */
-  private async callListener(
-    msgs: MessageExt[],
-    context: ConsumeConcurrentlyContext,
-  ): Promise<ListenerOutcome> {
-    try {
-      const status: unknown = await this.listener.consumeMessage(msgs, context);
-      if (status === ConsumeConcurrentlyStatus.CONSUME_SUCCESS) {
-        return { status, returnType: ConsumeReturnType.SUCCESS, error: undefined };
-      }
-      if (status === ConsumeConcurrentlyStatus.RECONSUME_LATER) {
-        return { status, returnType: ConsumeReturnType.FAILED, error: undefined };
-      }
+  private callListener(msgs: MessageExt[], context: ConsumeConcurrentlyContext): Promise<ListenerOutcome> {
+    return callConcurrentlyListener(this.listener, msgs, context, (status) => {
       // As upstream's null status: RECONSUME_LATER. Said once at warn (a listener that forgets to
       // return is a bug that repeats on every batch), then at debug.
       const fields = { group: this.host.consumerGroup, returned: String(status) };
@@ -247,18 +270,7 @@ export class ConsumeMessageConcurrentlyService implements ConsumeMessageService 
           fields,
         );
       }
-      return {
-        status: ConsumeConcurrentlyStatus.RECONSUME_LATER,
-        returnType: ConsumeReturnType.RETURNNULL,
-        error: undefined,
-      };
-    } catch (error) {
-      return {
-        status: ConsumeConcurrentlyStatus.RECONSUME_LATER,
-        returnType: ConsumeReturnType.EXCEPTION,
-        error,
-      };
-    }
+    });
   }
 
   private async processConsumeResult(

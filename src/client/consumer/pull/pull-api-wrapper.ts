@@ -16,13 +16,38 @@ import { ClientErrorCode, errorText, MQClientError } from '../../errors.js';
 import type { CallOptions, MQClientAPI } from '../../instance/mq-client-api.js';
 import type { FindBrokerResult } from '../../instance/mq-client-instance.js';
 import {
+  buildPopMessageRequest,
+  PopStatus,
+  parsePopMessageResponse,
+} from '../../instance/requests/pop-message.js';
+import {
   buildPullMessageRequest,
   parsePullMessageResponse,
   type RawPullResult,
 } from '../../instance/requests/pull-message.js';
+import { applyPopResult } from '../pop/pop-result.js';
 import { type PullResult, PullStatus } from './pull-result.js';
 
 const MASTER_ID = 0;
+/** Upstream popAsync: a long-polling pop waits this much longer than its pollTime, ms. */
+const POP_TIMEOUT_EXTRA_MS = 10_000;
+
+export interface PopArgs {
+  readonly mq: MessageQueue;
+  readonly invisibleTime: number;
+  readonly maxNums: number;
+  readonly pollTime: number;
+  readonly initMode: number;
+  readonly expressionType: string;
+  readonly expression: string;
+  readonly signal?: AbortSignal | undefined;
+}
+
+export interface PopResult {
+  readonly popStatus: PopStatus;
+  readonly restNum: bigint;
+  msgFoundList: MessageExt[];
+}
 
 /** What a pull needs of the client instance. */
 export interface PullHost {
@@ -126,6 +151,58 @@ export class PullAPIWrapper {
   }
 
   /**
+   * `popAsync` (upstream PullAPIWrapper.popAsync + MQClientAPIImpl.processPopResponse): pops `mq`
+   * from its master, long-polled for `pollTime` ms (the call waits 10 s more), and gives each message
+   * found its receipt handle. Tags are re-checked as for pulls, by the caller (processPopResult).
+   */
+  async popKernelImpl(args: PopArgs): Promise<PopResult> {
+    const { mq } = args;
+    let found = this.host.findBrokerAddressInSubscribe(mq.brokerName, MASTER_ID, true);
+    if (found === undefined) {
+      await this.host.updateTopicRouteInfoFromNameServer(mq.topic);
+      found = this.host.findBrokerAddressInSubscribe(mq.brokerName, MASTER_ID, true);
+    }
+    if (found === undefined) {
+      throw new MQClientError(
+        `The broker[${mq.brokerName}] not exist`,
+        ClientErrorCode.BROKER_NOT_EXIST_EXCEPTION,
+        {
+          topic: mq.topic,
+          group: this.consumerGroup,
+          retriable: true,
+        },
+      );
+    }
+    const request = buildPopMessageRequest({
+      consumerGroup: this.consumerGroup,
+      topic: mq.topic,
+      queueId: mq.queueId,
+      maxMsgNums: args.maxNums,
+      invisibleTime: BigInt(args.invisibleTime),
+      pollTime: BigInt(args.pollTime),
+      bornTime: BigInt(Date.now()),
+      initMode: args.initMode,
+      expType: args.expressionType,
+      exp: args.expression,
+      order: false,
+      bname: mq.brokerName,
+    });
+    const options: CallOptions = { timeoutMs: args.pollTime + POP_TIMEOUT_EXTRA_MS, signal: args.signal };
+    const response = await this.host.api.invoke(found.brokerAddr, request, options);
+    const raw = parsePopMessageResponse(response, {
+      brokerAddr: found.brokerAddr,
+      topic: mq.topic,
+      group: this.consumerGroup,
+    });
+    const msgs =
+      raw.popStatus === PopStatus.FOUND && raw.messageBinary !== undefined
+        ? this.decode(mq, raw.messageBinary)
+        : [];
+    if (msgs.length > 0) applyPopResult(raw, msgs, mq.brokerName, mq.topic, false);
+    return { popStatus: raw.popStatus, restNum: raw.restNum, msgFoundList: msgs };
+  }
+
+  /**
    * `processPullResult`: remembers the suggested broker member, decodes the messages of a FOUND
    * answer and keeps those whose tag the subscription names (when it names tags).
    */
@@ -164,7 +241,7 @@ export class PullAPIWrapper {
    * else the rest of the answer is given up (upstream stops at the first bad record). Either way the
    * queue's next offset comes from the answer, so the consumer moves past them.
    */
-  private decode(mq: MessageQueue, binary: Buffer): MessageExt[] {
+  decode(mq: MessageQueue, binary: Buffer): MessageExt[] {
     const out: MessageExt[] = [];
     let pos = 0;
     while (pos < binary.length) {

@@ -24,6 +24,7 @@ import {
   ConsumeMessageOrderlyService,
   type OrderlyConsumeHost,
 } from '../consume/consume-message-orderly-service.js';
+import { ConsumeMessagePopConcurrentlyService } from '../consume/consume-message-pop-concurrently-service.js';
 import type { ConsumeMessageService } from '../consume/consume-message-service.js';
 import {
   ConsumerCore,
@@ -32,6 +33,9 @@ import {
   type StatsFactory,
 } from '../consumer-core.js';
 import type { MessageListener } from '../listener.js';
+import type { PopAckHost } from '../pop/pop-ack.js';
+import { type PopMessageHost, PopMessageService } from '../pop/pop-message-service.js';
+import type { PopRequest } from '../pop/pop-request.js';
 import { type PullMessageHost, PullMessageService } from '../pull/pull-message-service.js';
 import type { PullRequest } from '../pull/pull-request.js';
 import type { RebalanceAdapter } from '../rebalance/rebalance-impl.js';
@@ -53,11 +57,14 @@ function formatConsumeTimestamp(ms: number): string {
 
 export class DefaultMQPushConsumerImpl
   extends ConsumerCore<ResolvedPushConsumerOptions>
-  implements OrderlyConsumeHost, PullMessageHost
+  implements OrderlyConsumeHost, PullMessageHost, PopMessageHost
 {
   readonly hooks: ConsumeMessageHook[] = [];
   /** The pull loop of the queues held. */
   readonly pullMessageService: PullMessageService;
+  /** The pop loop of the queues the broker assigned in POP mode (clientRebalance off). */
+  readonly popMessageService: PopMessageService;
+  private popService: ConsumeMessagePopConcurrentlyService | undefined;
   private listener: MessageListener | undefined;
   private paused = false;
   private consumeService: ConsumeMessageService | undefined;
@@ -78,6 +85,7 @@ export class DefaultMQPushConsumerImpl
       statsFactory,
     });
     this.pullMessageService = new PullMessageService(this, this.shutdownController.signal);
+    this.popMessageService = new PopMessageService(this, this.shutdownController.signal);
   }
 
   protected createRebalanceAdapter(): RebalanceAdapter {
@@ -88,6 +96,21 @@ export class DefaultMQPushConsumerImpl
 
   get consumeMessageService(): ConsumeMessageService | undefined {
     return this.consumeService;
+  }
+
+  get popConsumeService(): ConsumeMessagePopConcurrentlyService | undefined {
+    return this.popService;
+  }
+
+  /** What acks and invisible-time changes go through: the instance's brokers and route. */
+  get popAckHost(): PopAckHost {
+    const instance = this.instance;
+    return {
+      api: instance.api,
+      logger: this.logger,
+      findBrokerAddressInSubscribe: (name, id, only) => instance.findBrokerAddressInSubscribe(name, id, only),
+      updateTopicRouteInfoFromNameServer: (topic) => instance.updateTopicRouteInfoFromNameServer(topic),
+    };
   }
 
   isConsumeOrderly(): boolean {
@@ -182,20 +205,27 @@ export class DefaultMQPushConsumerImpl
     this.consumeOrderly = listener.type === 'orderly';
     this.consumeService = this.createConsumeService(listener);
     this.consumeService.start();
+    // As upstream: POP consumption serves concurrently listeners (orderly ones never leave client rebalance).
+    if (listener.type === 'concurrently')
+      this.popService = new ConsumeMessagePopConcurrentlyService(this, listener);
   }
 
   protected override async onStartFailed(): Promise<void> {
     await this.consumeService?.shutdown(0);
+    await this.popService?.shutdown();
   }
 
   protected override stopServices(): void {
     this.pullMessageService.shutdown();
+    this.popMessageService.shutdown();
     this.lockRetryTimer?.cancel();
   }
 
   /** Running listeners may finish, up to awaitTerminationMillisWhenShutdown. */
   protected override async drain(): Promise<void> {
     await this.consumeService?.shutdown(this.options.awaitTerminationMillisWhenShutdown);
+    // Popped messages not consumed come back after their invisible time: nothing to wait for.
+    void this.popService?.shutdown();
   }
 
   suspend(): void {
@@ -215,6 +245,7 @@ export class DefaultMQPushConsumerImpl
     }
     this.options.consumeConcurrency = size;
     this.consumeService?.updateCorePoolSize(size);
+    this.popService?.updateCorePoolSize(size);
   }
 
   /** The topic's readable queues (upstream fetchSubscribeMessageQueues), asking the name servers. */
@@ -245,6 +276,11 @@ export class DefaultMQPushConsumerImpl
   /** RebalancePushImpl.dispatchPullRequest hands each new queue's first pull here. */
   executePullRequestImmediately(request: PullRequest): void {
     this.pullMessageService.executePullRequestImmediately(request);
+  }
+
+  /** RebalancePushImpl.dispatchPopPullRequest hands each new POP queue's first pop here. */
+  executePopRequestImmediately(request: PopRequest): void {
+    this.popMessageService.executePopRequestImmediately(request);
   }
 
   /** The orderly pull loop re-reads a queue's start once its lock is first held, with rebalancing's rules. */

@@ -85,6 +85,19 @@ export interface PushConsumerOptions extends ClientOptions {
   pullMaxIdleTime?: number | undefined;
   /** Orderly: a worker yields its queue after consuming for this long (`rocketmq.client.maxTimeConsumeContinuously`), ms [60000]. */
   maxTimeConsumeContinuously?: number | undefined;
+  /**
+   * true [default]: the members share the queues themselves (allocateMessageQueueStrategy). false:
+   * the broker assigns them (QUERY_ASSIGNMENT) and says per queue whether to pull or pop (its
+   * request mode, `rmq admin setConsumeMode`); orderly and broadcasting consumers always rebalance
+   * themselves, as upstream.
+   */
+  clientRebalance?: boolean | undefined;
+  /** POP: how long popped messages stay invisible to the other members, ms in [5000, 300000] [60000]. */
+  popInvisibleTime?: number | undefined;
+  /** POP: messages asked per pop, 1..32 [32]. */
+  popBatchNums?: number | undefined;
+  /** POP: pops of a queue pause while more of its messages than this wait for their ack [96]. */
+  popThresholdForQueue?: number | undefined;
 }
 
 export interface ResolvedPushConsumerOptions {
@@ -119,6 +132,10 @@ export interface ResolvedPushConsumerOptions {
   readonly lockRetryInterval: number;
   readonly pullMaxIdleTime: number;
   readonly maxTimeConsumeContinuously: number;
+  readonly clientRebalance: boolean;
+  readonly popInvisibleTime: number;
+  readonly popBatchNums: number;
+  readonly popThresholdForQueue: number;
 }
 
 export const DEFAULT_PUSH_CONSUMER_OPTIONS = Object.freeze({
@@ -148,6 +165,10 @@ export const DEFAULT_PUSH_CONSUMER_OPTIONS = Object.freeze({
   lockRetryInterval: 1000,
   pullMaxIdleTime: DEFAULT_PROCESS_QUEUE_SETTINGS.pullMaxIdleTime,
   maxTimeConsumeContinuously: 60_000,
+  clientRebalance: true,
+  popInvisibleTime: 60_000,
+  popBatchNums: 32,
+  popThresholdForQueue: 96,
   /** Half an hour before now, upstream's default consumeTimestamp. */
   consumeTimestampAgoMs: 30 * 60_000,
 });
@@ -221,5 +242,10 @@ export function resolvePushConsumerOptions(
     lockRetryInterval: int('lockRetryInterval', 1),
     pullMaxIdleTime: int('pullMaxIdleTime', 1),
     maxTimeConsumeContinuously: int('maxTimeConsumeContinuously', 1),
+    clientRebalance: flag('clientRebalance', options.clientRebalance, d.clientRebalance),
+    // Upstream's checkConfig bounds (MIN_POP_INVISIBLE_TIME, MAX_POP_INVISIBLE_TIME, popBatchNums).
+    popInvisibleTime: int('popInvisibleTime', 5000, 300_000),
+    popBatchNums: int('popBatchNums', 1, 32),
+    popThresholdForQueue: int('popThresholdForQueue', 1),
   };
 }

@@ -10,8 +10,12 @@ import { MixAll } from '../../../common/constants.js';
 import type { Logger } from '../../../common/logger.js';
 import { javaStringCompare } from '../../../common/message/java-lang.js';
 import { MessageQueue } from '../../../common/message/message-queue.js';
+import { buildPopRetryTopic } from '../../../common/pop/key-builder.js';
 import { ConsumeType, MessageModel } from '../../../common/protocol/heartbeat-data.js';
+import { MessageRequestMode } from '../../../common/protocol/message-request-mode.js';
+import type { MessageQueueAssignment } from '../../../common/protocol/query-assignment-body.js';
 import type { SubscriptionData } from '../../../common/protocol/subscription-data.js';
+import { build as buildSubscription } from '../../../filter/filter-api.js';
 import { rebalanceChannel } from '../../diagnostics.js';
 import { errorText } from '../../errors.js';
 import type { CallOptions, MQClientAPI } from '../../instance/mq-client-api.js';
@@ -22,6 +26,12 @@ import {
   parseLockBatchMQResponse,
   parseUnlockBatchMQResponse,
 } from '../../instance/requests/lock-batch-mq.js';
+import {
+  buildQueryAssignmentRequest,
+  parseQueryAssignmentResponse,
+} from '../../instance/requests/query-assignment.js';
+import { PopProcessQueue } from '../pop/pop-process-queue.js';
+import { type ConsumeInitMode, PopRequest } from '../pop/pop-request.js';
 import { ProcessQueue, type ProcessQueueSettings } from '../process-queue.js';
 import { PullRequest } from '../pull/pull-request.js';
 import type { AllocateMessageQueueStrategy } from './allocate/allocate-message-queue-strategy.js';
@@ -29,6 +39,8 @@ import type { AllocateMessageQueueStrategy } from './allocate/allocate-message-q
 const MASTER_ID = 0;
 /** Upstream's timeout of LOCK_BATCH_MQ and UNLOCK_BATCH_MQ, ms. */
 export const LOCK_TIMEOUT_MS = 1000;
+/** Upstream RebalanceImpl.QUERY_ASSIGNMENT_TIMEOUT, ms. */
+export const QUERY_ASSIGNMENT_TIMEOUT_MS = 3000;
 
 /** What rebalancing needs of the client instance. */
 export interface RebalanceHost {
@@ -40,6 +52,8 @@ export interface RebalanceHost {
     onlyThisBroker: boolean,
   ): FindBrokerResult | undefined;
   findConsumerIdList(topic: string, group: string): Promise<string[] | undefined>;
+  /** A broker of the topic's route (asking the name servers when none is known); undefined when none. */
+  findBrokerAddrByTopic(topic: string): Promise<string | undefined>;
 }
 
 /**
@@ -56,6 +70,15 @@ export function rebalanceHostOf(instance: () => MQClientInstance): RebalanceHost
     },
     findBrokerAddressInSubscribe: (name, id, only) => instance().findBrokerAddressInSubscribe(name, id, only),
     findConsumerIdList: (topic, group) => instance().findConsumerIdList(topic, group),
+    findBrokerAddrByTopic: async (topic) => {
+      const i = instance();
+      let addr = i.findBrokerAddrByTopic(topic);
+      if (addr === undefined) {
+        await i.updateTopicRouteInfoFromNameServer(topic);
+        addr = i.findBrokerAddrByTopic(topic);
+      }
+      return addr;
+    },
   };
 }
 
@@ -75,6 +98,15 @@ export interface RebalanceAdapter {
   /** The offset a new queue starts at (stored offset, or consume-from-where); throws when unknown. */
   computePullFromWhere(mq: MessageQueue): Promise<bigint>;
   dispatchPullRequest(requests: readonly PullRequest[]): void;
+  /**
+   * false: the broker assigns this topic's queues (QUERY_ASSIGNMENT), as upstream's
+   * RebalanceImpl.clientRebalance; absent = true (client-side allocation).
+   */
+  clientRebalance?(topic: string): boolean;
+  /** Queues assigned in POP mode start popping (upstream dispatchPopPullRequest). */
+  dispatchPopRequest?(requests: readonly PopRequest[]): void;
+  /** Where a group without progress starts popping (upstream getConsumeInitMode). */
+  consumeInitMode?(): ConsumeInitMode;
 }
 
 export interface RebalanceSettings {
@@ -92,6 +124,11 @@ export interface HeldQueue {
 export class RebalanceImpl {
   /** mq.key -> the queue held and its ProcessQueue. */
   readonly processQueueTable = new Map<string, HeldQueue>();
+  /** mq.key -> a queue popped (assigned by the broker in POP mode) and its PopProcessQueue. */
+  readonly popProcessQueueTable = new Map<
+    string,
+    { readonly mq: MessageQueue; readonly pq: PopProcessQueue }
+  >();
   /** topic -> its readable queues (from the route). */
   readonly topicSubscribeInfoTable = new Map<string, MessageQueue[]>();
   /** topic -> the subscription. */
@@ -148,7 +185,9 @@ export class RebalanceImpl {
     this.lockPending = false;
     for (const topic of [...this.subscriptionInner.keys()]) {
       try {
-        await this.rebalanceByTopic(topic, isOrder);
+        if (this.adapter.clientRebalance?.(topic) === false)
+          await this.getRebalanceResultFromBroker(topic, isOrder);
+        else await this.rebalanceByTopic(topic, isOrder);
       } catch (error) {
         if (!topic.startsWith(MixAll.RETRY_GROUP_TOPIC_PREFIX)) {
           this.logger.warn(
@@ -321,6 +360,8 @@ export class RebalanceImpl {
   destroy(): void {
     for (const { pq } of this.processQueueTable.values()) pq.dropped = true;
     this.processQueueTable.clear();
+    for (const { pq } of this.popProcessQueueTable.values()) pq.dropped = true;
+    this.popProcessQueueTable.clear();
   }
 
   private callOptions(): CallOptions {
@@ -440,7 +481,121 @@ export class RebalanceImpl {
     }
   }
 
+  /**
+   * Upstream getRebalanceResultFromBroker: QUERY_ASSIGNMENT to a broker of the topic; an answer
+   * without assignments (Java null) or a failure keeps the queues held.
+   */
+  private async getRebalanceResultFromBroker(topic: string, isOrder: boolean): Promise<void> {
+    const strategyName = this.settings.strategy.name;
+    let assignments: MessageQueueAssignment[] | undefined;
+    try {
+      const addr = await this.host.findBrokerAddrByTopic(topic);
+      if (addr === undefined) {
+        this.noRoute(topic);
+        return;
+      }
+      const request = buildQueryAssignmentRequest({
+        topic,
+        consumerGroup: this.consumerGroup,
+        clientId: this.host.clientId,
+        strategyName,
+        messageModel: this.settings.messageModel,
+      });
+      const response = await this.host.api.invoke(addr, request, { timeoutMs: QUERY_ASSIGNMENT_TIMEOUT_MS });
+      assignments = parseQueryAssignmentResponse(response, addr, this.consumerGroup, topic);
+    } catch (error) {
+      this.logger.error('allocate message queue exception', {
+        group: this.consumerGroup,
+        topic,
+        strategyName,
+        error: errorText(error),
+      });
+      return;
+    }
+    if (assignments === undefined) return;
+    if (await this.updateMessageQueueAssignment(topic, assignments, isOrder)) {
+      const mqSet = assignments.map((a) => a.messageQueue);
+      this.logger.info('broker rebalanced result changed', {
+        group: this.consumerGroup,
+        topic,
+        strategy: strategyName,
+        clientId: this.host.clientId,
+        assignments: assignments.map((a) => `${a.messageQueue.toString()}:${a.mode}`).join(','),
+      });
+      this.messageQueueChanged(topic, this.topicSubscribeInfoTable.get(topic) ?? mqSet, mqSet);
+    }
+  }
+
+  /**
+   * Upstream updateMessageQueueAssignment: PULL assignments go through the pull path (as a client
+   * rebalance's result), POP ones get a PopProcessQueue and a PopRequest. A topic switched wholly
+   * to PULL also pulls its POP retry topic (messages revived before the switch); wholly to POP, the
+   * broker serves that retry topic within the pops.
+   */
+  private async updateMessageQueueAssignment(
+    topic: string,
+    assignments: readonly MessageQueueAssignment[],
+    isOrder: boolean,
+  ): Promise<boolean> {
+    const pull: MessageQueue[] = [];
+    const pop: MessageQueue[] = [];
+    for (const a of assignments) (a.mode === MessageRequestMode.POP ? pop : pull).push(a.messageQueue);
+    if (!topic.startsWith(MixAll.RETRY_GROUP_TOPIC_PREFIX)) {
+      const retryTopic = buildPopRetryTopic(topic, this.consumerGroup);
+      if (pop.length === 0 && pull.length > 0) {
+        if (!this.subscriptionInner.has(retryTopic)) {
+          this.subscriptionInner.set(retryTopic, buildSubscription(retryTopic, '*', undefined, {}));
+        }
+      } else if (pop.length > 0 && pull.length === 0) {
+        this.subscriptionInner.delete(retryTopic);
+      }
+    }
+    let changed = await this.updateProcessQueueTableInRebalance(topic, pull, isOrder);
+    const wanted = new Set(pop.map((mq) => mq.key));
+    for (const [key, { mq, pq }] of [...this.popProcessQueueTable]) {
+      if (mq.topic !== topic) continue;
+      const gone = !wanted.has(key);
+      const stalled =
+        !gone && pq.isPullExpired() && this.adapter.consumeType() === ConsumeType.CONSUME_PASSIVELY;
+      if (!gone && !stalled) continue;
+      pq.dropped = true;
+      this.popProcessQueueTable.delete(key);
+      changed = true;
+      if (gone)
+        this.logger.info('doRebalance, remove unnecessary pop mq', {
+          group: this.consumerGroup,
+          mq: mq.toString(),
+        });
+      else
+        this.logger.error('doRebalance, remove pop mq whose pops stopped, to fix it', {
+          group: this.consumerGroup,
+          mq: mq.toString(),
+        });
+    }
+    const requests: PopRequest[] = [];
+    const initMode = this.adapter.consumeInitMode?.() ?? 1;
+    for (const mq of pop) {
+      if (this.popProcessQueueTable.has(mq.key)) continue;
+      const pq = new PopProcessQueue(this.clock, this.settings.processQueue.pullMaxIdleTime);
+      this.popProcessQueueTable.set(mq.key, { mq, pq });
+      this.logger.info('doRebalance, add a new pop mq', { group: this.consumerGroup, mq: mq.toString() });
+      requests.push(new PopRequest(this.consumerGroup, mq, pq, initMode));
+      changed = true;
+    }
+    if (requests.length > 0) this.adapter.dispatchPopRequest?.(requests);
+    return changed;
+  }
+
   private truncateMessageQueueNotMyTopic(): void {
+    for (const [key, { mq, pq }] of this.popProcessQueueTable) {
+      if (this.subscriptionInner.has(mq.topic)) continue;
+      this.popProcessQueueTable.delete(key);
+      pq.dropped = true;
+      this.logger.info('doRebalance, remove unnecessary pop mq of a topic no longer subscribed', {
+        group: this.consumerGroup,
+        mq: mq.toString(),
+      });
+    }
     for (const [key, { mq, pq }] of this.processQueueTable) {
       if (this.subscriptionInner.has(mq.topic)) continue;
       this.processQueueTable.delete(key);

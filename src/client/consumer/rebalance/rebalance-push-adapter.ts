@@ -7,10 +7,11 @@
 import type { Clock } from '../../../common/clock.js';
 import type { Logger } from '../../../common/logger.js';
 import type { MessageQueue } from '../../../common/message/message-queue.js';
-import { ConsumeType, MessageModel } from '../../../common/protocol/heartbeat-data.js';
+import { ConsumeFromWhere, ConsumeType, MessageModel } from '../../../common/protocol/heartbeat-data.js';
 import type { MQAdminImpl } from '../../instance/mq-admin-impl.js';
 import type { CallOptions } from '../../instance/mq-client-api.js';
 import type { OffsetStore } from '../offset/offset-store.js';
+import { ConsumeInitMode, type PopRequest } from '../pop/pop-request.js';
 import type { ProcessQueue } from '../process-queue.js';
 import type { PullRequest } from '../pull/pull-request.js';
 import type { ResolvedPushConsumerOptions } from '../push/push-consumer-options.js';
@@ -31,6 +32,7 @@ export interface PushRebalanceHost {
   isConsumeOrderly(): boolean;
   apiCallOptions(): CallOptions;
   executePullRequestImmediately(request: PullRequest): void;
+  executePopRequestImmediately(request: PopRequest): void;
   sendHeartbeat(): void;
 }
 
@@ -115,6 +117,33 @@ export class RebalancePushAdapter implements RebalanceAdapter {
     for (const request of requests) {
       this.host.executePullRequestImmediately(request);
       this.host.logger.info('doRebalance, add a new pull request', { request: request.toString() });
+    }
+  }
+
+  /**
+   * Upstream RebalancePushImpl.clientRebalance: the broker assigns the queues only when
+   * `clientRebalance` is off, for a concurrently consumer in clustering mode.
+   */
+  clientRebalance(_topic: string): boolean {
+    const { options } = this.host;
+    return (
+      options.clientRebalance ||
+      this.host.isConsumeOrderly() ||
+      options.messageModel === MessageModel.BROADCASTING
+    );
+  }
+
+  /** MIN only for CONSUME_FROM_FIRST_OFFSET, else MAX (upstream getConsumeInitMode). */
+  consumeInitMode(): ConsumeInitMode {
+    return this.host.options.consumeFromWhere === ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET
+      ? ConsumeInitMode.MIN
+      : ConsumeInitMode.MAX;
+  }
+
+  dispatchPopRequest(requests: readonly PopRequest[]): void {
+    for (const request of requests) {
+      this.host.executePopRequestImmediately(request);
+      this.host.logger.info('doRebalance, add a new pop request', { request: request.toString() });
     }
   }
 }

@@ -205,6 +205,9 @@ export function fakeRebalanceHost(lockBroker: FakeLockBroker, clientId = 'c1'): 
     async findConsumerIdList() {
       return host.cidAll === undefined ? undefined : [...host.cidAll];
     },
+    async findBrokerAddrByTopic() {
+      return 'broker-a:10911';
+    },
   };
   return host;
 }

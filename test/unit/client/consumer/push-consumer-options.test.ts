@@ -73,6 +73,11 @@ describe('push consumer option defaults', () => {
         pullMaxIdleTime: 120_000, // rocketmq.client.pull.pullMaxIdleTime
         // ConsumeMessageOrderlyService
         maxTimeConsumeContinuously: 60_000, // rocketmq.client.maxTimeConsumeContinuously
+        // 5.x DefaultMQPushConsumer (POP)
+        clientRebalance: true,
+        popInvisibleTime: 60_000,
+        popBatchNums: 32,
+        popThresholdForQueue: 96,
         // ours (no upstream counterpart)
         lockRetryInterval: 1000,
       },
@@ -114,6 +119,14 @@ describe('push consumer option defaults', () => {
 });
 
 describe('push consumer option checks', () => {
+  test('POP options: upstream checkConfig ranges', () => {
+    for (const v of [4999, 300_001, 1.5]) refused({ popInvisibleTime: v }, 'popInvisibleTime');
+    for (const v of [0, 33]) refused({ popBatchNums: v }, 'popBatchNums');
+    refused({ popThresholdForQueue: 0 }, 'popThresholdForQueue');
+    refused({ clientRebalance: 'no' }, 'clientRebalance');
+    assert.equal(resolve({ popInvisibleTime: 5000, clientRebalance: false }).clientRebalance, false);
+  });
+
   test('the group: blank, too long, illegal characters, DEFAULT_CONSUMER, not a string', () => {
     for (const g of ['', '   ', 'a'.repeat(256), 'bad group', 'a/b', 'DEFAULT_CONSUMER', 42, undefined]) {
       refused({ consumerGroup: g }, 'consumerGroup');

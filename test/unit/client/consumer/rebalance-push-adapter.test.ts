@@ -66,6 +66,7 @@ function setup(overrides: Omit<Partial<PushConsumerOptions>, 'consumerGroup'> = 
     isConsumeOrderly: () => orderly,
     apiCallOptions: () => ({ timeoutMs: 3000 }),
     executePullRequestImmediately: (r) => void dispatched.push(r),
+    executePopRequestImmediately: () => undefined,
     sendHeartbeat: () => void heartbeats++,
   };
   const adapter = new RebalancePushAdapter(host);

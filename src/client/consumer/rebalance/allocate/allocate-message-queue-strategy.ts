@@ -4,9 +4,9 @@
  * compute the same assignment from the same sorted inputs, so each strategy follows the 4.9.8 class
  * step for step, including its quirks.
  */
-import { ValidationError } from '../../../../common/errors.js';
 import { createLogger, type Logger } from '../../../../common/logger.js';
 import type { MessageQueue } from '../../../../common/message/message-queue.js';
+import { checkAllocateInput } from '../../../../common/rebalance/allocate-queues.js';
 
 export interface AllocateMessageQueueStrategy {
   /** Upstream getName(): AVG, AVG_BY_CIRCLE, CONFIG, MACHINE_ROOM, CONSISTENT_HASH, MACHINE_ROOM_NEARBY-<inner>. */
@@ -54,20 +54,11 @@ export abstract class AbstractAllocateMessageQueueStrategy implements AllocateMe
     mqAll: readonly MessageQueue[] | null | undefined,
     cidAll: readonly string[] | null | undefined,
   ): boolean {
-    if (currentCID === undefined || currentCID === null || currentCID.length === 0) {
-      throw new ValidationError('currentCID is empty');
-    }
-    if (mqAll === undefined || mqAll === null || mqAll.length === 0) {
-      throw new ValidationError('mqAll is null or mqAll empty');
-    }
-    if (cidAll === undefined || cidAll === null || cidAll.length === 0) {
-      throw new ValidationError('cidAll is null or cidAll empty');
-    }
-    if (!cidAll.includes(currentCID)) {
+    if (!checkAllocateInput(currentCID, mqAll, cidAll)) {
       this.logger.info('[BUG] consumer id not in cidAll', {
         consumerGroup,
         consumerId: currentCID,
-        cidAll: cidAll.join(','),
+        cidAll: cidAll?.join(',') ?? '',
       });
       return false;
     }

@@ -1,5 +1,6 @@
 /** Upstream AllocateMessageQueueAveragelyByCircle: queue i goes to member i mod size, dealt like cards. */
 import type { MessageQueue } from '../../../../common/message/message-queue.js';
+import { allocateAveragelyByCircle } from '../../../../common/rebalance/allocate-queues.js';
 import { AbstractAllocateMessageQueueStrategy } from './allocate-message-queue-strategy.js';
 
 export class AllocateMessageQueueAveragelyByCircle extends AbstractAllocateMessageQueueStrategy {
@@ -11,14 +12,7 @@ export class AllocateMessageQueueAveragelyByCircle extends AbstractAllocateMessa
     mqAll: readonly MessageQueue[],
     cidAll: readonly string[],
   ): MessageQueue[] {
-    const result: MessageQueue[] = [];
-    if (!this.check(consumerGroup, currentCID, mqAll, cidAll)) return result;
-
-    // indexOf finds the first copy of a duplicated id, so every copy takes the same queues.
-    const index = cidAll.indexOf(currentCID);
-    for (let i = index; i < mqAll.length; i += cidAll.length) {
-      result.push(mqAll[i] as MessageQueue);
-    }
-    return result;
+    if (!this.check(consumerGroup, currentCID, mqAll, cidAll)) return [];
+    return allocateAveragelyByCircle(currentCID, mqAll, cidAll);
   }
 }

@@ -4,6 +4,7 @@
  * past the queue count get nothing.
  */
 import type { MessageQueue } from '../../../../common/message/message-queue.js';
+import { allocateAveragely } from '../../../../common/rebalance/allocate-queues.js';
 import { AbstractAllocateMessageQueueStrategy } from './allocate-message-queue-strategy.js';
 
 export class AllocateMessageQueueAveragely extends AbstractAllocateMessageQueueStrategy {
@@ -15,20 +16,7 @@ export class AllocateMessageQueueAveragely extends AbstractAllocateMessageQueueS
     mqAll: readonly MessageQueue[],
     cidAll: readonly string[],
   ): MessageQueue[] {
-    const result: MessageQueue[] = [];
-    if (!this.check(consumerGroup, currentCID, mqAll, cidAll)) return result;
-
-    const index = cidAll.indexOf(currentCID);
-    const mod = mqAll.length % cidAll.length;
-    const quotient = Math.trunc(mqAll.length / cidAll.length);
-    const takesExtra = mod > 0 && index < mod;
-    const averageSize = mqAll.length <= cidAll.length ? 1 : takesExtra ? quotient + 1 : quotient;
-    const startIndex = takesExtra ? index * averageSize : index * averageSize + mod;
-    // Negative once startIndex passes the end (more members than queues): no queue.
-    const range = Math.min(averageSize, mqAll.length - startIndex);
-    for (let i = 0; i < range; i++) {
-      result.push(mqAll[(startIndex + i) % mqAll.length] as MessageQueue);
-    }
-    return result;
+    if (!this.check(consumerGroup, currentCID, mqAll, cidAll)) return [];
+    return allocateAveragely(currentCID, mqAll, cidAll);
   }
 }
