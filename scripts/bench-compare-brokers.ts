@@ -37,7 +37,7 @@ export const OFFICIAL_BROKER_JVM: readonly string[] = [
  * Store settings written into both brokers' broker.conf: upstream's defaults (the harness shrinks
  * the files for tests), so both map and index the same way.
  */
-function storeSettings(flushDiskType: FlushDiskType): Record<string, string | number> {
+export function storeSettings(flushDiskType: FlushDiskType): Record<string, string | number> {
   return {
     flushDiskType,
     mappedFileSizeCommitLog: 1024 * 1024 * 1024,

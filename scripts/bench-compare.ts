@@ -24,6 +24,7 @@ import {
   startBenchBroker,
 } from './bench-compare-brokers.js';
 import { GENERATORS, type Generator, type Role, runLoad, summaryNumber } from './bench-compare-load.js';
+import { POP_SCENARIO, popSection } from './bench-compare-pop.js';
 import { type Row, setting, table, writeDoc } from './bench-compare-report.js';
 import { arg, BROKER_KINDS, type BrokerKind, choices, flag, loadText, tempDir } from './bench-support.js';
 
@@ -108,11 +109,10 @@ const BROKER_WARMUP_S = numberArg('broker-warmup', QUICK ? 5 : 10, 0);
 const BACKLOG = Math.round(numberArg('backlog', QUICK ? 300_000 : 10_000_000, 1000));
 const QUEUES = Math.round(numberArg('queues', 8, 1));
 const WRITE_DOC = !flag('no-write');
-const PICKED = choices(
-  'scenarios',
-  SCENARIOS.map((s) => s.name).join(','),
-  SCENARIOS.map((s) => s.name),
-);
+const PICKED = choices('scenarios', [...SCENARIOS.map((s) => s.name), POP_SCENARIO].join(','), [
+  ...SCENARIOS.map((s) => s.name),
+  POP_SCENARIO,
+]);
 const KINDS: readonly BrokerKind[] = flag('only')
   ? choices('only', 'ours', BROKER_KINDS)
   : ['official', 'ours'];
@@ -291,6 +291,8 @@ for (const [i, s] of scenarios.entries()) {
   const flip = <T>(list: readonly T[]): readonly T[] => (i % 2 === 0 ? list : [...list].reverse());
   for (const kind of flip(KINDS)) rows.push(...(await runScenario(s, kind, flip(GENS))));
 }
+// POP (issue 27): the official 5.5.0 push consumer in POP mode, official 5.5.0 broker vs ours.
+const popReport = PICKED.includes(POP_SCENARIO) ? await popSection({ quick: QUICK, kinds: KINDS }) : '';
 
 const report = [
   `## ${QUICK ? 'Quick run' : 'Run'} of ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
@@ -305,6 +307,7 @@ const report = [
   '- TPS: messages per second; RT: send call to result (consume: store to consume); broker CPU: utime + stime over the measured window; RSS: peak VmRSS over the run, in brackets peak RssAnon (VmRSS also counts the pages of mapped store files in memory); ours includes the name server, which runs in the same process',
   '',
   table(rows),
+  popReport,
   '',
 ].join('\n');
 process.stdout.write(`\n${report}`);
