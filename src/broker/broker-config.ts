@@ -67,6 +67,12 @@ import {
   STR,
 } from './broker-config-keys.js';
 import {
+  type BrokerPopConfig,
+  checkPopConfig,
+  DEFAULT_POP_CONFIG,
+  POP_CONFIG_KEYS,
+} from './broker-config-pop.js';
+import {
   type BrokerPopReviveConfig,
   checkPopReviveConfig,
   DEFAULT_POP_REVIVE_CONFIG,
@@ -99,7 +105,8 @@ export interface BrokerConfig
     BrokerRemotingConfig,
     BrokerPopReviveConfig,
     BrokerTimerConfig,
-    BrokerAssignmentConfig {
+    BrokerAssignmentConfig,
+    BrokerPopConfig {
   // ---- BrokerConfig ----
   /** `;`-separated name server addresses; env NAMESRV_ADDR by default. */
   namesrvAddr: string | undefined;
@@ -385,6 +392,7 @@ export const BROKER_CONFIG_KEYS: { readonly [K in BrokerConfigFileKey]: ConfigKe
   ...TIMER_CONFIG_KEYS,
   ...POP_REVIVE_CONFIG_KEYS,
   ...ASSIGNMENT_CONFIG_KEYS,
+  ...POP_CONFIG_KEYS,
   ...REMOTING_CONFIG_KEYS,
   rocketmqHome: b(OPT_STR),
   aclPlainFile: { kind: STR, owner: 'rocketmq-ts' },
@@ -515,6 +523,7 @@ export const DEFAULT_BROKER_CONFIG: Readonly<
   ...DEFAULT_TIMER_CONFIG,
   ...DEFAULT_POP_REVIVE_CONFIG,
   ...DEFAULT_ASSIGNMENT_CONFIG,
+  ...DEFAULT_POP_CONFIG,
   ...DEFAULT_REMOTING_CONFIG,
   aclPlainFile: 'conf/plain_acl.yml',
   aclFileWatchInterval: 5000,
@@ -588,6 +597,7 @@ export function validateBrokerConfig(c: BrokerConfig): BrokerConfig {
   checkHttpConfig(c, errors);
   checkTimerConfig(c, errors);
   checkPopReviveConfig(c, errors);
+  checkPopConfig(c, errors);
   checkRemotingConfig(c, errors);
   if (c.brokerRole === 'SLAVE' && c.brokerId <= 0) errors.push("Slave's brokerId must be > 0");
   const positive: Array<[string, number]> = [

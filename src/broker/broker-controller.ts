@@ -72,8 +72,10 @@ import { loadNamedFilterModule } from './named-filter-loader.js';
 import { ConsumerOffsetManager } from './offset/consumer-offset-manager.js';
 import { type BrokerIdentity, BrokerOuterAPI, type RegisterBrokerResult } from './out/broker-outer-api.js';
 import { ChangedTopicRegistration, incrementVersion } from './out/changed-topic-registration.js';
-import { ConsumerOrderInfoManager } from './pop/consumer-order-info-manager.js';
+import type { ConsumerOrderInfoManager } from './pop/consumer-order-info-manager.js';
+import { executePopRequestWhenWakeup } from './pop/pop-message-processor.js';
 import { PopReviveServices } from './pop/pop-revive-services.js';
+import { PopServices } from './pop/pop-services.js';
 import type { BrokerContext, BrokerRequestHandler } from './processor/broker-context.js';
 import { BROKER_REQUEST_HANDLERS, registerBrokerProcessors } from './processor/processor-table.js';
 import { executeRequestWhenWakeup } from './processor/pull-message.js';
@@ -160,6 +162,8 @@ export class BrokerController implements BrokerContext {
   /** The operator's named filters (namedFilterModule), installed by start(); NAMED compiles against it. */
   readonly namedFilters: NamedFilterRegistry;
   readonly pullRequestHoldService: PullRequestHoldService;
+  /** POP_MESSAGE's side: FIFO order state, pop long polling, pop locks and counters. */
+  readonly pop: PopServices;
   readonly topicConfigManager: TopicConfigManager;
   readonly subscriptionGroupManager: SubscriptionGroupManager;
   readonly messageRequestModeManager: MessageRequestModeManager;
@@ -308,15 +312,6 @@ export class BrokerController implements BrokerContext {
       logger: this.logger.child('offset'),
       ...io,
     });
-    // FIFO POP state; the POP long polling wakes parked FIFO pops from onLockFree (pop-broker's side).
-    this.consumerOrderInfoManager = new ConsumerOrderInfoManager({
-      storePathRootDir: config.storePathRootDir,
-      logger: this.logger.child('orderInfo'),
-      clock: this.clock,
-      topicReadQueueNums: (topic) => this.topicConfigManager.selectTopicConfig(topic)?.readQueueNums,
-      groupExists: (group) => this.subscriptionGroupManager.findSubscriptionGroupConfig(group) !== undefined,
-      ...io,
-    });
     const clientLogger = this.logger.child('client');
     this.producerManager = new ProducerManager({
       clock: this.clock,
@@ -342,6 +337,19 @@ export class BrokerController implements BrokerContext {
     });
     const arriving = new NotifyMessageArrivingListener(this.pullRequestHoldService, config);
     this.messageStore.onMessageArrived(arriving.arriving, arriving.interest);
+    this.pop = new PopServices({
+      config,
+      clock: this.clock,
+      logger: this.logger.child('pop'),
+      io: options.configFileIO,
+      messageStore: this.messageStore,
+      topicConfigManager: this.topicConfigManager,
+      subscriptionGroupManager: this.subscriptionGroupManager,
+      wakeUp: (request) => executePopRequestWhenWakeup(this, request),
+    });
+    // One FIFO order state for POP_MESSAGE and the ack/change paths: the POP side's (it wakes parked
+    // FIFO pops when a queue's block ends).
+    this.consumerOrderInfoManager = this.pop.consumerOrderInfoManager;
     this.clientHousekeepingService = new ClientHousekeepingService({
       producerManager: this.producerManager,
       consumerManager: this.consumerManager,
@@ -498,9 +506,9 @@ export class BrokerController implements BrokerContext {
       }
       await this.topicConfigManager.load();
       await this.consumerOffsetManager.load();
-      await this.consumerOrderInfoManager.load();
       await this.subscriptionGroupManager.load();
       await this.messageRequestModeManager.load();
+      await this.pop.load();
       await this.messageStore.load();
       await this.messageStore.start();
       // Upstream loads the delay offsets with the store and delivers only on a master.
@@ -528,6 +536,7 @@ export class BrokerController implements BrokerContext {
       this.brokerStatsManager.start();
       this.brokerStats.start();
       this.pullRequestHoldService.start();
+      this.pop.start();
       // startProcessorByHa: a master asks producers about unsettled half messages.
       if (this.config.brokerRole !== 'SLAVE') this.transactionalMessageCheckService.start();
       // Upstream runs POP revive on the master only (shouldRunPopRevive = brokerId == 0).
@@ -551,6 +560,8 @@ export class BrokerController implements BrokerContext {
       this.brokerStatsManager.shutdown();
       this.brokerStats.shutdown();
       this.pullRequestHoldService.shutdown();
+      this.pop.popLongPollingService.shutdown();
+      this.pop.consumerOrderInfoManager.shutdown();
       this.offsetTimer?.cancel();
       this.filterCleanTimer?.cancel();
       await this.slaveSynchronize.shutdown();
@@ -595,6 +606,8 @@ export class BrokerController implements BrokerContext {
     this.brokerStatsManager.shutdown();
     this.brokerStats.shutdown();
     this.pullRequestHoldService.shutdown();
+    this.pop.popLongPollingService.shutdown();
+    this.pop.consumerOrderInfoManager.shutdown();
     this.registerTimer?.cancel();
     this.changedTopics.stop();
     this.offsetTimer?.cancel();
@@ -625,11 +638,10 @@ export class BrokerController implements BrokerContext {
     }
     await this.remotingClient.close();
     void this.consumerOffsetManager.persist(true);
-    void this.consumerOrderInfoManager.persist();
-    this.consumerOrderInfoManager.shutdown();
+    void this.pop.persist();
     await Promise.all([
       this.consumerOffsetManager.flushed(),
-      this.consumerOrderInfoManager.flushed(),
+      this.pop.consumerOrderInfoManager.flushed(),
       this.topicConfigManager.flushed(),
       this.subscriptionGroupManager.flushed(),
       this.messageRequestModeManager.flushed(),
@@ -826,7 +838,7 @@ export class BrokerController implements BrokerContext {
     this.offsetTimer = undefined;
     if (this.state !== 'running') return;
     void this.consumerOffsetManager.persist();
-    void this.consumerOrderInfoManager.persist();
+    void this.pop.persist();
     this.offsetTimer = this.clock.setTimeout(this.persistOffsets, this.config.flushConsumerOffsetInterval);
   };
 }

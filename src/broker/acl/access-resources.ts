@@ -78,6 +78,11 @@ export function brokerAccessResources(
     // LITE_PULL_MESSAGE (5.x) is served by the same processor as PULL_MESSAGE: same resources.
     case RequestCode.PULL_MESSAGE:
     case RequestCode.LITE_PULL_MESSAGE:
+    // 5.x POP reads (their headers name topic and consumerGroup like PULL's): SUB on both.
+    case RequestCode.POP_MESSAGE:
+    case RequestCode.PEEK_MESSAGE:
+    case RequestCode.NOTIFICATION:
+    case RequestCode.POLLING_INFO:
       add(out, ext.topic, Permission.SUB);
       add(out, getRetryTopic(ext.consumerGroup), Permission.SUB);
       break;

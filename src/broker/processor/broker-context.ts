@@ -24,6 +24,7 @@ import type { BrokerMessageStore } from '../message-store.js';
 import type { ConsumerOffsetManager } from '../offset/consumer-offset-manager.js';
 import type { ConsumerOrderInfoManager } from '../pop/consumer-order-info-manager.js';
 import type { PopReviveView } from '../pop/pop-revive-view.js';
+import type { PopServices } from '../pop/pop-services.js';
 import type { BrokerStats } from '../stats/broker-stats.js';
 import type { BrokerStatsManager } from '../stats/broker-stats-manager.js';
 import type { SubscriptionGroupManager } from '../subscription/subscription-group-manager.js';
@@ -62,6 +63,8 @@ export interface BrokerContext {
   readonly consumerFilterManager: ConsumerFilterManager;
   /** Pulls that found nothing, held until a message arrives (long polling). */
   readonly pullRequestHoldService: PullRequestHoldService;
+  /** POP_MESSAGE's side: FIFO order state (consumerOrderInfoManager), pop long polling, pop counters. */
+  readonly pop: PopServices;
   /** Delivers delayed and retried messages when due (a broker over a DefaultMessageStore has one). */
   readonly scheduleMessageService?: ScheduleMessageService | undefined;
   /** Gives out timer messages (5.x); its flow control is consulted by the send-path transform. */

@@ -10,6 +10,7 @@ import { RequestCode } from '../../remoting/protocol/request-code.js';
 import type { ProcessorContext, RemotingServer, RequestProcessor } from '../../remoting/transport/index.js';
 import { ackMessage } from '../pop/ack-message.js';
 import { changeInvisibleTime } from '../pop/change-invisible-time.js';
+import { popMessage } from '../pop/pop-message-processor.js';
 import type { BrokerContext, BrokerRequestHandler } from './broker-context.js';
 import { checkClientConfig } from './check-client-config.js';
 import { cleanExpiredConsumeQueue } from './clean-expired-consumequeue.js';
@@ -75,6 +76,8 @@ export const BROKER_REQUEST_HANDLERS: ReadonlyMap<number, BrokerRequestHandler> 
   // serves it with the same processor (litePullMessageEnable defaults to true).
   [RequestCode.PULL_MESSAGE, pullMessage],
   [RequestCode.LITE_PULL_MESSAGE, pullMessage],
+  // PopMessageProcessor (5.x POP)
+  [RequestCode.POP_MESSAGE, popMessage],
   // QueryMessageProcessor
   [RequestCode.QUERY_MESSAGE, queryMessage],
   [RequestCode.VIEW_MESSAGE_BY_ID, viewMessageById],
