@@ -72,7 +72,6 @@ import { loadNamedFilterModule } from './named-filter-loader.js';
 import { ConsumerOffsetManager } from './offset/consumer-offset-manager.js';
 import { type BrokerIdentity, BrokerOuterAPI, type RegisterBrokerResult } from './out/broker-outer-api.js';
 import { ChangedTopicRegistration, incrementVersion } from './out/changed-topic-registration.js';
-import type { ConsumerOrderInfoManager } from './pop/consumer-order-info-manager.js';
 import { executePopRequestWhenWakeup } from './pop/pop-message-processor.js';
 import { PopReviveServices } from './pop/pop-revive-services.js';
 import { PopServices } from './pop/pop-services.js';
@@ -168,7 +167,6 @@ export class BrokerController implements BrokerContext {
   readonly subscriptionGroupManager: SubscriptionGroupManager;
   readonly messageRequestModeManager: MessageRequestModeManager;
   readonly consumerOffsetManager: ConsumerOffsetManager;
-  readonly consumerOrderInfoManager: ConsumerOrderInfoManager;
   readonly producerManager: ProducerManager;
   readonly consumerManager: ConsumerManager;
   readonly rebalanceLockManager: RebalanceLockManager;
@@ -347,9 +345,6 @@ export class BrokerController implements BrokerContext {
       subscriptionGroupManager: this.subscriptionGroupManager,
       wakeUp: (request) => executePopRequestWhenWakeup(this, request),
     });
-    // One FIFO order state for POP_MESSAGE and the ack/change paths: the POP side's (it wakes parked
-    // FIFO pops when a queue's block ends).
-    this.consumerOrderInfoManager = this.pop.consumerOrderInfoManager;
     this.clientHousekeepingService = new ClientHousekeepingService({
       producerManager: this.producerManager,
       consumerManager: this.consumerManager,

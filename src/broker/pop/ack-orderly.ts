@@ -30,7 +30,7 @@ export function ackOrderly(
   const oldOffset = broker.consumerOffsetManager.queryOffset(a.group, a.topic, a.queueId);
   // Already behind the committed offset: acked before, nothing to do.
   if (a.ackOffset < oldOffset) return ok;
-  const orderInfo = broker.consumerOrderInfoManager;
+  const orderInfo = broker.pop.consumerOrderInfoManager;
   const nextOffset = orderInfo.commitAndNext(a.topic, a.group, a.queueId, a.ackOffset, a.popTime);
   if (nextOffset >= 0n) {
     broker.consumerOffsetManager.commitOffset(ctx.remoteAddress, a.group, a.topic, a.queueId, nextOffset);

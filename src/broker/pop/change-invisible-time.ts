@@ -30,7 +30,7 @@ import { ResponseCode } from '../../remoting/protocol/response-code.js';
 import type { BrokerRequestHandler } from '../processor/broker-context.js';
 import { FAQ_TIP } from '../processor/send-message-support.js';
 import { illegalReviveQid } from './ack-message.js';
-import type { ReviveAck, ReviveCheckPoint } from './pop-revive-state.js';
+import { mergeKey, type ReviveAck, type ReviveCheckPoint } from './pop-revive-state.js';
 import { ackMessage as ackRecord, CHANGE_ACK_PROPERTY, checkPointMessage, stored } from './revive-records.js';
 
 function respond(request: RemotingCommand, code: number, remark?: string): RemotingCommand {
@@ -77,7 +77,7 @@ export const changeInvisibleTime: BrokerRequestHandler = async (broker, ctx, req
     // Acked already: upstream answers SUCCESS with no header fields.
     if (h.offset < oldOffset) return respond(request, ResponseCode.SUCCESS);
     const nextVisibleTime = BigInt(broker.clock.now()) + h.invisibleTime;
-    broker.consumerOrderInfoManager.updateNextVisibleTime(
+    broker.pop.consumerOrderInfoManager.updateNextVisibleTime(
       h.topic,
       h.consumerGroup,
       h.queueId,
@@ -112,6 +112,7 @@ export const changeInvisibleTime: BrokerRequestHandler = async (broker, ctx, req
     num: 1,
     queueOffsetDiff: [0],
     brokerName,
+    previous: mergeKey(h.topic, h.consumerGroup, h.queueId, ckQueueOffset, Number(oldPopTime), brokerName),
   };
   const ckPut = await broker.messageStore.putMessage(
     checkPointMessage(broker, pop.reviveTopic, rqId, ck, h.invisibleTime),

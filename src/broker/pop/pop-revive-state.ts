@@ -7,10 +7,12 @@
  *
  * Upstream (PopReviveService.consumeReviveMessage) matches an ack to its CK by
  * topic + group + queueId + startOffset + popTime + brokerName; so do we. Beyond upstream, an ack
- * whose CK bit is already set (or whose CK is gone) settles the message in a successor CK that
- * CHANGE_MESSAGE_INVISIBLETIME wrote for the same message: an ack with the handle from before the
- * change then still settles the message (the gRPC endpoint's clients ack with either handle; the
- * official proxy gets there by swapping handles in its ReceiptHandleManager, apache/rocketmq#9583).
+ * whose CK bit is already set (or whose CK is gone) settles the message in the latest checkpoint
+ * CHANGE_MESSAGE_INVISIBLETIME wrote in its place (the CK record names the one it replaces): an ack
+ * with the handle from before a change then still settles the message (the gRPC endpoint's clients
+ * ack with either handle; the official proxy gets there by swapping handles in its
+ * ReceiptHandleManager, apache/rocketmq#9583). Only the exact handle that was changed reaches the
+ * new checkpoint, so a forged handle still settles nothing.
  */
 
 /** A checkpoint as the revive queue holds it (upstream PopCheckPoint, offsets as bigint). */
@@ -29,6 +31,8 @@ export interface ReviveCheckPoint {
   /** Offsets of the messages relative to startOffset; empty = startOffset + 0..num-1. */
   readonly queueOffsetDiff: readonly number[];
   readonly brokerName: string;
+  /** The merge key of the checkpoint this one replaces (written by CHANGE_MESSAGE_INVISIBLETIME; ours). */
+  readonly previous?: string | undefined;
 }
 
 /** An ACK (one offset) or batch ACK (several) record. */
@@ -71,6 +75,11 @@ export interface AckOutcome {
 /** 32 bits: upstream's bitMap is an int and a checkpoint holds at most 32 messages. */
 export const MAX_CHECKPOINT_MESSAGES = 32;
 
+/** A checkpoint's merge key (PopReviveService's mergeKey). */
+export function checkPointKey(ck: ReviveCheckPoint): string {
+  return mergeKey(ck.topic, ck.group, ck.queueId, ck.startOffset, ck.popTime, ck.brokerName);
+}
+
 export function mergeKey(
   topic: string,
   group: string,
@@ -80,10 +89,6 @@ export function mergeKey(
   brokerName: string,
 ): string {
   return `${topic}@${group}@${queueId}@${startOffset}@${popTime}@${brokerName}`;
-}
-
-function messageKey(topic: string, group: string, queueId: number, offset: bigint): string {
-  return `${topic}@${group}@${queueId}@${offset}`;
 }
 
 function allBits(num: number): number {
@@ -121,8 +126,10 @@ export function reviveTimeOf(ck: ReviveCheckPoint): number {
 export class PopReviveState {
   /** By merge key, in revive-queue order (records are applied in order). */
   private readonly pending = new Map<string, PendingCheckPoint>();
-  /** Message → merge keys of the pending checkpoints holding it (for the successor lookup). */
-  private readonly byMessage = new Map<string, Set<string>>();
+  /** Change chains: first checkpoint's key → the latest one written in its place, and its members. */
+  private readonly chains = new Map<string, { latest: string; members: string[] }>();
+  /** Member key → first key of its chain. */
+  private readonly rootOf = new Map<string, string>();
 
   get size(): number {
     return this.pending.size;
@@ -132,7 +139,7 @@ export class PopReviveState {
   addCheckPoint(ck: ReviveCheckPoint, reviveOffset: bigint): boolean {
     const num = Math.min(Math.max(ck.num | 0, 0), MAX_CHECKPOINT_MESSAGES);
     if (num === 0) return false;
-    const key = mergeKey(ck.topic, ck.group, ck.queueId, ck.startOffset, ck.popTime, ck.brokerName);
+    const key = checkPointKey(ck);
     if (this.pending.has(key)) return false;
     const full = allBits(num);
     const bits = ck.bitMap & full;
@@ -140,15 +147,7 @@ export class PopReviveState {
     const normalized: ReviveCheckPoint = num === ck.num ? ck : { ...ck, num };
     const entry: PendingCheckPoint = { ck: normalized, reviveOffset, reviveTime: reviveTimeOf(ck), bits };
     this.pending.set(key, entry);
-    for (let j = 0; j < num; j++) {
-      const mk = messageKey(ck.topic, ck.group, ck.queueId, ackOffsetByIndex(normalized, j));
-      let keys = this.byMessage.get(mk);
-      if (keys === undefined) {
-        keys = new Set();
-        this.byMessage.set(mk, keys);
-      }
-      keys.add(key);
-    }
+    if (ck.previous !== undefined) this.link(ck.previous, key);
     return true;
   }
 
@@ -161,8 +160,9 @@ export class PopReviveState {
       let target = this.pending.get(key);
       let index = target === undefined ? -1 : indexOfAck(target.ck, offset);
       if (target === undefined || index < 0 || isAcked(target.bits, index)) {
-        target = ack.reviveMarker === true ? undefined : this.successor(key, ack, offset);
+        target = ack.reviveMarker === true ? undefined : this.successor(key);
         index = target === undefined ? -1 : indexOfAck(target.ck, offset);
+        if (target !== undefined && index >= 0 && isAcked(target.bits, index)) index = -1;
       }
       if (target === undefined || index < 0) {
         unknown++;
@@ -178,20 +178,26 @@ export class PopReviveState {
     return { acked, unknown, completed };
   }
 
-  /** The newest other pending CK holding the message with the bit still clear, popped no earlier. */
-  private successor(exclude: string, ack: ReviveAck, offset: bigint): PendingCheckPoint | undefined {
-    const keys = this.byMessage.get(messageKey(ack.topic, ack.group, ack.queueId, offset));
-    if (keys === undefined) return undefined;
-    let best: PendingCheckPoint | undefined;
-    for (const k of keys) {
-      if (k === exclude) continue;
-      const p = this.pending.get(k);
-      if (p === undefined || p.ck.popTime < ack.popTime) continue;
-      const i = indexOfAck(p.ck, offset);
-      if (i < 0 || isAcked(p.bits, i)) continue;
-      if (best === undefined || p.ck.popTime > best.ck.popTime) best = p;
+  private link(previous: string, key: string): void {
+    const root = this.rootOf.get(previous) ?? previous;
+    let chain = this.chains.get(root);
+    if (chain === undefined) {
+      chain = { latest: previous, members: [previous] };
+      this.chains.set(root, chain);
+      this.rootOf.set(previous, root);
     }
-    return best;
+    chain.latest = key;
+    chain.members.push(key);
+    this.rootOf.set(key, root);
+  }
+
+  /** The pending checkpoint that replaced the one named `key` (through any number of changes). */
+  private successor(key: string): PendingCheckPoint | undefined {
+    const root = this.rootOf.get(key);
+    if (root === undefined) return undefined;
+    const latest = this.chains.get(root)?.latest;
+    if (latest === undefined || latest === key) return undefined;
+    return this.pending.get(latest);
   }
 
   /** Pending checkpoints due at `now`, in revive-queue order. */
@@ -213,12 +219,12 @@ export class PopReviveState {
     );
     if (this.pending.get(key) !== p) return;
     this.pending.delete(key);
-    for (let j = 0; j < p.ck.num; j++) {
-      const mk = messageKey(p.ck.topic, p.ck.group, p.ck.queueId, ackOffsetByIndex(p.ck, j));
-      const keys = this.byMessage.get(mk);
-      if (keys === undefined) continue;
-      keys.delete(key);
-      if (keys.size === 0) this.byMessage.delete(mk);
+    // The chain ends with its latest checkpoint: older handles have nothing left to settle.
+    const root = this.rootOf.get(key);
+    const chain = root === undefined ? undefined : this.chains.get(root);
+    if (root !== undefined && chain?.latest === key) {
+      for (const m of chain.members) this.rootOf.delete(m);
+      this.chains.delete(root);
     }
   }
 

@@ -32,6 +32,8 @@ export const POP_RETRY_QUEUE_NUM = 1;
 export const REVIVE_MARKER_PROPERTY = 'POP_REVIVED';
 /** Ours: marks the ack of the old checkpoint CHANGE_MESSAGE_INVISIBLETIME writes (not a consumer's ack). */
 export const CHANGE_ACK_PROPERTY = 'POP_CHANGED';
+/** Ours: on a CK record CHANGE_MESSAGE_INVISIBLETIME writes, the merge key of the checkpoint it replaces. */
+export const PREVIOUS_CK_PROPERTY = 'POP_CK_PREVIOUS';
 
 const { CK_TAG, ACK_TAG, BATCH_ACK_TAG, SPLIT } = PopAckConstants;
 
@@ -90,7 +92,9 @@ export function decodeReviveRecord(
   try {
     if (tag === CK_TAG) {
       const ck = fromCheckPoint(decodePopCheckPoint(msg.body));
-      return ck === undefined ? undefined : { kind: 'ck', ck };
+      if (ck === undefined) return undefined;
+      const previous = msg.properties.get(PREVIOUS_CK_PROPERTY);
+      return { kind: 'ck', ck: previous === undefined ? ck : { ...ck, previous } };
     }
     let ack: ReviveAck;
     if (tag === ACK_TAG) {
@@ -193,7 +197,8 @@ export function checkPointMessage(
   invisibleTime: bigint = BigInt(ck.invisibleTime),
 ): MessageExtBrokerInner {
   const body = encodePopCheckPoint(toCheckPoint(ck, invisibleTime));
-  return reviveMessage(broker, reviveTopic, reviveQid, CK_TAG, body, ckUniqueId(ck));
+  const extra: [string, string][] = ck.previous === undefined ? [] : [[PREVIOUS_CK_PROPERTY, ck.previous]];
+  return reviveMessage(broker, reviveTopic, reviveQid, CK_TAG, body, ckUniqueId(ck), extra);
 }
 
 /** One `ack` record (one offset), or a `bAck` one (BATCH_ACK_MESSAGE: every offset of the BatchAck). */

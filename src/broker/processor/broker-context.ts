@@ -22,7 +22,6 @@ import type { MessageRequestModeManager } from '../loadbalance/message-request-m
 import type { PullRequestHoldService } from '../longpolling/pull-request-hold-service.js';
 import type { BrokerMessageStore } from '../message-store.js';
 import type { ConsumerOffsetManager } from '../offset/consumer-offset-manager.js';
-import type { ConsumerOrderInfoManager } from '../pop/consumer-order-info-manager.js';
 import type { PopReviveView } from '../pop/pop-revive-view.js';
 import type { PopServices } from '../pop/pop-services.js';
 import type { BrokerStats } from '../stats/broker-stats.js';
@@ -40,8 +39,6 @@ export interface BrokerContext {
   readonly topicConfigManager: TopicConfigManager;
   readonly subscriptionGroupManager: SubscriptionGroupManager;
   readonly consumerOffsetManager: ConsumerOffsetManager;
-  /** FIFO POP state per topic@group and queue (consumerOrderInfo.json). */
-  readonly consumerOrderInfoManager: ConsumerOrderInfoManager;
   readonly producerManager: ProducerManager;
   readonly consumerManager: ConsumerManager;
   /** The request mode (PULL / POP) of each topic and group (SET_MESSAGE_REQUEST_MODE, QUERY_ASSIGNMENT). */

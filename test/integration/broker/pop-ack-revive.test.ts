@@ -19,7 +19,7 @@ import {
   handleAfterChange,
   putMessages,
   readQueue,
-} from './pop-support.js';
+} from './pop-revive-support.js';
 
 const TOPIC = 'PopT';
 const GROUP = 'PopG';

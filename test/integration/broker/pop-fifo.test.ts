@@ -17,7 +17,7 @@ import {
   readPop,
   sendRequest,
   startPopBroker,
-} from './pop-message-support.js';
+} from './pop-support.js';
 
 describe('FIFO POP', { timeout: 60_000 }, () => {
   let pb: PopBroker;

@@ -24,7 +24,7 @@ import {
   readPop,
   sendRequest,
   startPopBroker,
-} from './pop-message-support.js';
+} from './pop-support.js';
 
 const LIMIT = { timeout: 60_000 };
 

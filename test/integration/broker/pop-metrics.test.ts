@@ -10,7 +10,7 @@ import { createBrokerRegistry } from '../../../src/broker/http/broker-metrics.js
 import { ResponseCode } from '../../../src/remoting/protocol/response-code.js';
 import { cleanUp, type RunningBroker, startBroker } from '../../unit/broker/store-broker.js';
 import { parseMetrics, type Sample, sampleValue } from './metrics-support.js';
-import { ackRequest, createTopicAndGroup, fakePop, putMessages } from './pop-support.js';
+import { ackRequest, createTopicAndGroup, fakePop, putMessages } from './pop-revive-support.js';
 
 const TOPIC = 'PopMetricsT';
 const GROUP = 'PopMetricsG';
