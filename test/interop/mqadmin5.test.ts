@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { decodeMessageRequestModeTable } from '../../src/common/protocol/set-message-request-mode-body.js';
 import { createRequest } from '../../src/remoting/protocol/command.js';
 import { encodeHeader } from '../../src/remoting/protocol/header-schema.js';
 import { UpdateConsumerOffsetRequestHeader } from '../../src/remoting/protocol/headers/index.js';
@@ -85,6 +86,42 @@ describe('official 5.x mqadmin against our name server and broker', () => {
     assert.match(out, /^max: \d+, min: 0$/m);
     const entries = [...out.matchAll(/^ConsumeQueueData\{physicOffset=\d+, physicSize=\d+, tagsCode=\d+/gm)];
     assert.equal(entries.length, 3, out);
+  });
+
+  test('setConsumeMode (SET_MESSAGE_REQUEST_MODE, fastjson body of the 5.5.0 tools) is stored as sent', async () => {
+    const out = await admin(
+      'setConsumeMode',
+      '-b',
+      pair.brokerAddr,
+      '-t',
+      TOPIC,
+      '-g',
+      GROUP,
+      '-m',
+      'POP',
+      '-q',
+      '1',
+    );
+    assert.match(out, new RegExp(`set consume mode to ${pair.brokerAddr.replace(/\./g, '\\.')} success\\.`));
+    const all = await client.invoke(
+      pair.brokerAddr,
+      createRequest(RequestCode.GET_ALL_MESSAGE_REQUEST_MODE),
+      {
+        timeoutMs: 5000,
+      },
+    );
+    assert.equal(all.code, ResponseCode.SUCCESS);
+    assert.deepEqual(
+      decodeMessageRequestModeTable(all.body ?? Buffer.alloc(0))
+        .get(TOPIC)
+        ?.get(GROUP),
+      {
+        topic: TOPIC,
+        consumerGroup: GROUP,
+        mode: 'POP',
+        popShareQueueNum: 1,
+      },
+    );
   });
 
   test('clusterList shows our broker', async () => {

@@ -10,6 +10,7 @@ import type { AccessRequestSource } from '../../common/acl/access-request.js';
 import { getRetryTopic, isRetryTopic, Permission } from '../../common/acl/permission.js';
 import { decodeHeartbeatData } from '../../common/protocol/heartbeat-data.js';
 import { decodeLockBatchRequestBody } from '../../common/protocol/lock-batch-body.js';
+import { decodeQueryAssignmentRequestBody } from '../../common/protocol/query-assignment-body.js';
 import { decodeHeader } from '../../remoting/protocol/header-schema.js';
 import {
   ConsumerSendMsgBackRequestHeader,
@@ -73,6 +74,13 @@ export function brokerAccessResources(
       const body = decodeLockBatchRequestBody(request.body);
       add(out, getRetryTopic(body.consumerGroup), Permission.SUB);
       for (const mq of body.mqSet) add(out, mq.topic, Permission.SUB);
+      break;
+    }
+    // Which queues of a topic a member reads: the member's own consume path (topic and group).
+    case RequestCode.QUERY_ASSIGNMENT: {
+      const body = decodeQueryAssignmentRequestBody(request.body);
+      add(out, body.topic, Permission.SUB);
+      add(out, getRetryTopic(body.consumerGroup), Permission.SUB);
       break;
     }
     // LITE_PULL_MESSAGE (5.x) is served by the same processor as PULL_MESSAGE: same resources.

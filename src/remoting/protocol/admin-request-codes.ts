@@ -36,6 +36,8 @@ export const ADMIN_REQUEST_CODES: ReadonlySet<number> = new Set<number>([
   RequestCode.AUTH_DELETE_ACL,
   RequestCode.AUTH_GET_ACL,
   RequestCode.AUTH_LIST_ACL,
+  // A group's request mode (PULL / POP) on a topic, which every member then follows.
+  RequestCode.SET_MESSAGE_REQUEST_MODE,
   // Offsets moved for a whole group.
   RequestCode.INVOKE_BROKER_TO_RESET_OFFSET,
   RequestCode.RESET_CONSUMER_OFFSET_IN_BROKER,

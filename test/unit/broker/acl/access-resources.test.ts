@@ -9,6 +9,7 @@ import { MessageQueue } from '../../../../src/common/message/message-queue.js';
 import { encodeMessage } from '../../../../src/common/message/stored-format.js';
 import { encodeHeartbeatData } from '../../../../src/common/protocol/heartbeat-data.js';
 import { encodeLockBatchRequestBody } from '../../../../src/common/protocol/lock-batch-body.js';
+import { encodeQueryAssignmentRequestBody } from '../../../../src/common/protocol/query-assignment-body.js';
 import { RequestCode } from '../../../../src/remoting/protocol/request-code.js';
 
 const { PUB, SUB } = Permission;
@@ -174,4 +175,12 @@ test('messages named by offset need SUB on their stored topics; queue locks on g
     });
     assert.deepEqual(resources(code, {}, body), { '%RETRY%CG': SUB, T1: SUB, T2: SUB });
   }
+  const assignment = encodeQueryAssignmentRequestBody({
+    topic: 'T',
+    consumerGroup: 'CG',
+    clientId: 'c1',
+    strategyName: 'AVG',
+    messageModel: 'CLUSTERING',
+  });
+  assert.deepEqual(resources(RequestCode.QUERY_ASSIGNMENT, {}, assignment), { T: SUB, '%RETRY%CG': SUB });
 });
