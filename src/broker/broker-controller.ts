@@ -72,6 +72,7 @@ import { loadNamedFilterModule } from './named-filter-loader.js';
 import { ConsumerOffsetManager } from './offset/consumer-offset-manager.js';
 import { type BrokerIdentity, BrokerOuterAPI, type RegisterBrokerResult } from './out/broker-outer-api.js';
 import { ChangedTopicRegistration, incrementVersion } from './out/changed-topic-registration.js';
+import { executeNotificationWhenWakeup } from './pop/notification-processor.js';
 import { executePopRequestWhenWakeup } from './pop/pop-message-processor.js';
 import { PopReviveServices } from './pop/pop-revive-services.js';
 import { PopServices } from './pop/pop-services.js';
@@ -344,6 +345,7 @@ export class BrokerController implements BrokerContext {
       topicConfigManager: this.topicConfigManager,
       subscriptionGroupManager: this.subscriptionGroupManager,
       wakeUp: (request) => executePopRequestWhenWakeup(this, request),
+      wakeUpNotification: (request) => executeNotificationWhenWakeup(this, request),
     });
     this.clientHousekeepingService = new ClientHousekeepingService({
       producerManager: this.producerManager,
@@ -556,6 +558,7 @@ export class BrokerController implements BrokerContext {
       this.brokerStats.shutdown();
       this.pullRequestHoldService.shutdown();
       this.pop.popLongPollingService.shutdown();
+      this.pop.notificationPollingService.shutdown();
       this.pop.consumerOrderInfoManager.shutdown();
       this.offsetTimer?.cancel();
       this.filterCleanTimer?.cancel();
@@ -602,6 +605,7 @@ export class BrokerController implements BrokerContext {
     this.brokerStats.shutdown();
     this.pullRequestHoldService.shutdown();
     this.pop.popLongPollingService.shutdown();
+    this.pop.notificationPollingService.shutdown();
     this.pop.consumerOrderInfoManager.shutdown();
     this.registerTimer?.cancel();
     this.changedTopics.stop();

@@ -27,11 +27,15 @@ export interface PopServicesOptions {
   readonly subscriptionGroupManager: Pick<SubscriptionGroupManager, 'subscriptionGroupTable'>;
   /** Re-runs a woken pop and answers it (the POP processor's executeRequestWhenWakeup). */
   readonly wakeUp: (request: PopRequest) => void;
+  /** The same for NOTIFICATION requests. */
+  readonly wakeUpNotification: (request: PopRequest) => void;
 }
 
 export class PopServices {
   readonly consumerOrderInfoManager: ConsumerOrderInfoManager;
   readonly popLongPollingService: PopLongPollingService;
+  /** NOTIFICATION's own long polling (upstream's NotificationProcessor has one, newest woken first). */
+  readonly notificationPollingService: PopLongPollingService;
   readonly queueLockManager = new QueueLockManager();
   readonly popStats = new PopStats();
   /** Upstream ckMessageNumber: spreads checkpoints over the revive queues round-robin. */
@@ -46,6 +50,13 @@ export class PopServices {
       logger: logger.child('longPolling'),
       wakeUp: options.wakeUp,
     });
+    this.notificationPollingService = new PopLongPollingService({
+      config,
+      clock: options.clock,
+      logger: logger.child('notification'),
+      wakeUp: options.wakeUpNotification,
+      notifyLast: true,
+    });
     this.consumerOrderInfoManager = new ConsumerOrderInfoManager({
       storePathRootDir: config.storePathRootDir,
       logger: logger.child('orderInfo'),
@@ -55,8 +66,10 @@ export class PopServices {
       groupExists: (group) => broker.subscriptionGroupManager.subscriptionGroupTable.has(group),
       onLockFree: (topic, group, queueId) => {
         if (!config.enableNotifyAfterPopOrderLockRelease) return;
-        this.popLongPollingService.notifyQueue(topic, -1, group);
-        this.popLongPollingService.notifyQueue(topic, queueId, group);
+        for (const service of [this.popLongPollingService, this.notificationPollingService]) {
+          service.notifyQueue(topic, -1, group);
+          service.notifyQueue(topic, queueId, group);
+        }
       },
     });
     broker.messageStore.onMessageArrived(
@@ -86,11 +99,13 @@ export class PopServices {
 
   start(): void {
     this.popLongPollingService.start();
+    this.notificationPollingService.start();
   }
 
   /** Answers every parked pop and writes the order state. */
   async shutdown(): Promise<void> {
     this.popLongPollingService.shutdown();
+    this.notificationPollingService.shutdown();
     this.consumerOrderInfoManager.shutdown();
     await this.consumerOrderInfoManager.persist();
   }

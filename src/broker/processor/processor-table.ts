@@ -10,6 +10,8 @@ import { RequestCode } from '../../remoting/protocol/request-code.js';
 import type { ProcessorContext, RemotingServer, RequestProcessor } from '../../remoting/transport/index.js';
 import { ackMessage } from '../pop/ack-message.js';
 import { changeInvisibleTime } from '../pop/change-invisible-time.js';
+import { notification } from '../pop/notification-processor.js';
+import { pollingInfo } from '../pop/polling-info-processor.js';
 import { popMessage } from '../pop/pop-message-processor.js';
 import type { BrokerContext, BrokerRequestHandler } from './broker-context.js';
 import { checkClientConfig } from './check-client-config.js';
@@ -78,6 +80,8 @@ export const BROKER_REQUEST_HANDLERS: ReadonlyMap<number, BrokerRequestHandler> 
   [RequestCode.LITE_PULL_MESSAGE, pullMessage],
   // PopMessageProcessor (5.x POP)
   [RequestCode.POP_MESSAGE, popMessage],
+  [RequestCode.NOTIFICATION, notification],
+  [RequestCode.POLLING_INFO, pollingInfo],
   // QueryMessageProcessor
   [RequestCode.QUERY_MESSAGE, queryMessage],
   [RequestCode.VIEW_MESSAGE_BY_ID, viewMessageById],

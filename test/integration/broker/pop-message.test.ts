@@ -13,6 +13,15 @@ import {
   decodePopCheckPoint,
   parseExtraInfo,
 } from '../../../src/common/pop/index.js';
+import { createRequest } from '../../../src/remoting/protocol/command.js';
+import { decodeHeader, encodeHeader } from '../../../src/remoting/protocol/header-schema.js';
+import {
+  NotificationRequestHeader,
+  NotificationResponseHeader,
+  PollingInfoRequestHeader,
+  PollingInfoResponseHeader,
+} from '../../../src/remoting/protocol/headers/pop-headers.js';
+import { RequestCode } from '../../../src/remoting/protocol/request-code.js';
 import { ResponseCode, ResponseCode5xReused } from '../../../src/remoting/protocol/response-code.js';
 import { RemotingClient } from '../../../src/remoting/transport/index.js';
 import {
@@ -203,6 +212,55 @@ describe('POP_MESSAGE', LIMIT, () => {
       await new Promise((r) => setTimeout(r, 5));
     }
     assert.equal(broker.pop.popLongPollingService.totalPollingNum, 0);
+  });
+
+  test('NOTIFICATION says whether a pop would find messages, long-polling until one arrives; POLLING_INFO counts parked pops', async () => {
+    createTopic(broker, 'T8', 2);
+    const notify = async (queueId: number, pollTime: bigint) => {
+      const r = await pb.client.invoke(
+        addr,
+        createRequest(RequestCode.NOTIFICATION, {
+          extFields: encodeHeader(NotificationRequestHeader, {
+            // Another group than the pop's: the pop would take the message first.
+            consumerGroup: 'G2',
+            topic: 'T8',
+            queueId,
+            pollTime,
+            bornTime: BigInt(Date.now()),
+          }),
+        }),
+        { timeoutMs: 20_000 },
+      );
+      assert.equal(r.code, 0, r.remark);
+      return decodeHeader(NotificationResponseHeader, r.extFields);
+    };
+    const pollingNum = async (queueId: number) => {
+      const r = await pb.client.invoke(
+        addr,
+        createRequest(RequestCode.POLLING_INFO, {
+          extFields: encodeHeader(PollingInfoRequestHeader, { consumerGroup: 'G3', topic: 'T8', queueId }),
+        }),
+      );
+      assert.equal(r.code, 0, r.remark);
+      return decodeHeader(PollingInfoResponseHeader, r.extFields).pollingNum;
+    };
+    assert.deepEqual(await notify(-1, 0n), { hasMsg: false, pollingFull: false });
+    const waiting = notify(-1, 15_000n);
+    const parkedPop = pop({ consumerGroup: 'G3', topic: 'T8', queueId: 1, pollTime: 15_000n });
+    while (broker.pop.popLongPollingService.totalPollingNum === 0) await new Promise((r) => setImmediate(r));
+    assert.equal(await pollingNum(1), 1);
+    assert.equal(await pollingNum(0), 0);
+    await send('T8', 'n', { queueId: 1 });
+    assert.deepEqual(await waiting, { hasMsg: true, pollingFull: false });
+    assert.equal((await parkedPop).messages.length, 1);
+    assert.equal(await pollingNum(1), 0);
+    const bad = await pb.client.invoke(
+      addr,
+      createRequest(RequestCode.POLLING_INFO, {
+        extFields: encodeHeader(PollingInfoRequestHeader, { consumerGroup: 'G3', topic: 'T8', queueId: 9 }),
+      }),
+    );
+    assert.equal(bad.code, ResponseCode.INVALID_PARAMETER);
   });
 
   test('bad input: upstream codes and remarks', async () => {
