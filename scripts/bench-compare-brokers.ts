@@ -86,8 +86,13 @@ async function acceptingAfter(
   }
 }
 
-export function startBenchBroker(kind: BrokerKind, flush: FlushDiskType): Promise<BenchBroker> {
-  return kind === 'ours' ? startOursBench(flush) : startOfficialBench(flush);
+/** `upstream`: which official line runs for kind 'official' (4.9.x unless a scenario needs 5.x). */
+export function startBenchBroker(
+  kind: BrokerKind,
+  flush: FlushDiskType,
+  upstream: 4 | 5 = 4,
+): Promise<BenchBroker> {
+  return kind === 'ours' ? startOursBench(flush) : startOfficialBench(flush, upstream);
 }
 
 async function startOursBench(flush: FlushDiskType): Promise<BenchBroker> {
@@ -163,14 +168,15 @@ async function startOursBench(flush: FlushDiskType): Promise<BenchBroker> {
   }
 }
 
-async function startOfficialBench(flush: FlushDiskType): Promise<BenchBroker> {
-  const ns = await startNamesrv();
+async function startOfficialBench(flush: FlushDiskType, upstream: 4 | 5): Promise<BenchBroker> {
+  const ns = await startNamesrv({ upstream });
   removeOnExit(ns.homeDir);
   try {
     let accepting: Promise<number> | undefined;
     let failed = false;
     const broker = await startBroker({
       namesrvAddr: ns.addr,
+      upstream,
       timeoutMs: START_TIMEOUT_MS,
       jvmArgs: OFFICIAL_BROKER_JVM,
       config: storeSettings(flush),

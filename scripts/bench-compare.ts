@@ -6,7 +6,11 @@
  * generator, and writes it with date, versions and machine to docs/benchmarks.md.
  *
  *   node <build>/scripts/bench-compare.js [--quick] [--warmup S] [--duration S] [--backlog N] [--broker-warmup S]
- *     [--scenarios p128x64,...] [--only ours|official] [--generators java,rmq] [--queues 8] [--no-write]
+ *     [--scenarios p128x64,...,timer] [--only ours|official] [--generators java,rmq] [--queues 8] [--no-write]
+ *     [--timer-messages N] [--timer-spread S]
+ *
+ * The timer scenario (1 M timer messages due over 60 s, lateness and broker CPU) compares ours with
+ * the official 5.5.0 broker (bench-compare-timer.ts); RMQ_BENCH_TIMER_MESSAGES sets its count too.
  *
  * Full form: 10 s warm-up and 30 s measured per run, a backlog of 10 M messages; --quick: 2 s, 5 s,
  * 300 k (a full run takes about half an hour, a quick one seven minutes). Which broker and which generator goes first alternates between scenarios, so drift on a
@@ -26,6 +30,7 @@ import {
 import { GENERATORS, type Generator, type Role, runLoad, summaryNumber } from './bench-compare-load.js';
 import { POP_SCENARIO, popSection } from './bench-compare-pop.js';
 import { type Row, setting, table, writeDoc } from './bench-compare-report.js';
+import { runTimerScenario, type TimerRow, timerTable } from './bench-compare-timer.js';
 import { arg, BROKER_KINDS, type BrokerKind, choices, flag, loadText, tempDir } from './bench-support.js';
 
 interface Scenario {
@@ -83,6 +88,8 @@ const KNOWN_FLAGS = [
   'generators',
   'queues',
   'no-write',
+  'timer-messages',
+  'timer-spread',
 ];
 for (const a of process.argv.slice(2)) {
   if (a.startsWith('--') && !KNOWN_FLAGS.includes(a.slice(2))) {
@@ -109,10 +116,22 @@ const BROKER_WARMUP_S = numberArg('broker-warmup', QUICK ? 5 : 10, 0);
 const BACKLOG = Math.round(numberArg('backlog', QUICK ? 300_000 : 10_000_000, 1000));
 const QUEUES = Math.round(numberArg('queues', 8, 1));
 const WRITE_DOC = !flag('no-write');
-const PICKED = choices('scenarios', [...SCENARIOS.map((s) => s.name), POP_SCENARIO].join(','), [
+/** The timer scenario (issue 27) runs the official 5.5.0 broker, not 4.9.x: see bench-compare-timer.ts. */
+const TIMER = 'timer';
+const PICKED = choices('scenarios', [...SCENARIOS.map((s) => s.name), POP_SCENARIO, TIMER].join(','), [
   ...SCENARIOS.map((s) => s.name),
   POP_SCENARIO,
+  TIMER,
 ]);
+/** Timer messages per broker: --timer-messages, else RMQ_BENCH_TIMER_MESSAGES, else 1 M (100 k quick). */
+const TIMER_MESSAGES = Math.round(
+  numberArg(
+    'timer-messages',
+    Number(process.env.RMQ_BENCH_TIMER_MESSAGES ?? (QUICK ? 100_000 : 1_000_000)),
+    1,
+  ),
+);
+const TIMER_SPREAD_MS = numberArg('timer-spread', 60, 1) * 1000;
 const KINDS: readonly BrokerKind[] = flag('only')
   ? choices('only', 'ours', BROKER_KINDS)
   : ['official', 'ours'];
@@ -294,6 +313,12 @@ for (const [i, s] of scenarios.entries()) {
 // POP (issue 27): the official 5.5.0 push consumer in POP mode, official 5.5.0 broker vs ours.
 const popReport = PICKED.includes(POP_SCENARIO) ? await popSection({ quick: QUICK, kinds: KINDS }) : '';
 
+const timerRows: TimerRow[] = [];
+if (PICKED.includes(TIMER)) {
+  for (const kind of KINDS)
+    timerRows.push(await runTimerScenario(kind, TIMER_MESSAGES, TIMER_SPREAD_MS, QUEUES, log));
+}
+
 const report = [
   `## ${QUICK ? 'Quick run' : 'Run'} of ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
   '',
@@ -306,10 +331,10 @@ const report = [
   `- each run: ${WARMUP_S} s warm-up, then ${DURATION_S} s measured; the backlog: ${BACKLOG.toLocaleString('en-US')} × ${BACKLOG_BODY} B filled with batch sends of ${FILL_BATCH}, consumed by each generator with its own new group from the first offset until drained or ${DURATION_S} s${CONSUME_WARMUP_S === 0 ? ' (no warm-up)' : ` after a ${CONSUME_WARMUP_S} s warm-up`}, ${CONSUME_THREADS} consume threads`,
   '- TPS: messages per second; RT: send call to result (consume: store to consume); broker CPU: utime + stime over the measured window; RSS: peak VmRSS over the run, in brackets peak RssAnon (VmRSS also counts the pages of mapped store files in memory); ours includes the name server, which runs in the same process',
   '',
-  table(rows),
-  popReport,
-  '',
+  ...(rows.length > 0 ? [table(rows), ''] : []),
+  ...(popReport !== '' ? [popReport, ''] : []),
+  ...(timerRows.length > 0 ? [timerTable(timerRows, TIMER_MESSAGES, TIMER_SPREAD_MS), ''] : []),
 ].join('\n');
 process.stdout.write(`\n${report}`);
 if (WRITE_DOC) log(`wrote ${writeDoc(report)}`);
-process.exit(rows.some((r) => r.error !== undefined) ? 1 : 0);
+process.exit([...rows, ...timerRows].some((r) => r.error !== undefined) ? 1 : 0);

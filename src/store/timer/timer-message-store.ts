@@ -17,6 +17,8 @@
 import { setImmediate as yieldTurn } from 'node:timers/promises';
 import { type Clock, systemClock, type TimerHandle } from '../../common/clock.js';
 import { createLogger, type Logger } from '../../common/logger.js';
+import { messageProperties2String } from '../../common/message/properties.js';
+import { decodeMessage } from '../../common/message/stored-format.js';
 import type { ConsumeQueue } from '../consume-queue.js';
 import { CQ_STORE_UNIT_SIZE, CqEntryField } from '../consume-queue-entry.js';
 import type { DispatchRequest } from '../dispatch-request.js';
@@ -34,12 +36,18 @@ import {
   snapTimerPrecisionMs,
   TIMER_TOPIC,
   type TimerStoreConfig,
+  timerTagsCode,
 } from './timer-config.js';
 import { convertTimerMessage } from './timer-message-convert.js';
 import { type TimerBucket, TimerWheel } from './timer-wheel.js';
 
 /** Consume-queue entries read per step of recovery and enqueueing (then the event loop gets a turn). */
 const READ_BATCH = 8192;
+/**
+ * Tag codes below this (2001-09-09 in epoch ms) are not times: a timer-queue entry another broker
+ * wrote (the official one keeps the tag hash there), whose due time is read from its message.
+ */
+const MIN_TIME_TAGS_CODE = 1_000_000_000_000;
 /** Due messages put per step (one read burst, then their puts run together). */
 const DELIVER_BATCH = 512;
 /** Wait before putting again a message the store refused for now (upstream: 500 ms × precision / 1 s). */
@@ -202,7 +210,7 @@ export class TimerMessageStore {
         for (let i = 0; i < count; i++) {
           const at = i * CQ_STORE_UNIT_SIZE;
           if (buf.readInt32BE(at + CqEntryField.SIZE) <= 0) continue;
-          const tagsCode = Number(buf.readBigInt64BE(at + CqEntryField.TAGS_CODE));
+          const tagsCode = this.dueTimeOf(buf, at);
           const queueOffset = offset + i;
           scanned++;
           if (queueOffset < provenBelow && tagsCode < deliveredUpTo) {
@@ -339,14 +347,30 @@ export class TimerMessageStore {
       for (let i = 0; i < count; i++) {
         const at = i * CQ_STORE_UNIT_SIZE;
         if (buf.readInt32BE(at + CqEntryField.SIZE) <= 0) continue;
-        this.wheel.add(
-          this.enqueueOffset + i,
-          Number(buf.readBigInt64BE(at + CqEntryField.TAGS_CODE)),
-          this.readSlot,
-        );
+        this.wheel.add(this.enqueueOffset + i, this.dueTimeOf(buf, at), this.readSlot);
       }
       this.enqueueOffset += count;
       if (count === READ_BATCH) await yieldTurn();
+    }
+  }
+
+  /**
+   * The due time of the consume-queue entry at `at` of `buf`: its tag code, or, when that is not a
+   * time (an entry the official broker wrote), the TIMER_OUT_MS of its message (now when unreadable).
+   */
+  private dueTimeOf(buf: Buffer, at: number): number {
+    const tagsCode = Number(buf.readBigInt64BE(at + CqEntryField.TAGS_CODE));
+    if (tagsCode >= MIN_TIME_TAGS_CODE) return tagsCode;
+    const record = this.store.selectOneMessageByOffset(
+      buf.readBigInt64BE(at + CqEntryField.COMMIT_LOG_OFFSET),
+      buf.readInt32BE(at + CqEntryField.SIZE),
+    );
+    if (record === undefined) return this.clock.now();
+    try {
+      const ext = decodeMessage(record, 0, { decompress: false });
+      return Number(timerTagsCode(messageProperties2String(ext.properties), Number(ext.storeTimestamp)));
+    } catch {
+      return this.clock.now();
     }
   }
 

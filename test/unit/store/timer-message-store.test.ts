@@ -100,3 +100,48 @@ test('gives out after the slot, checkpoints, and a new timer skips what was deli
   assert.equal(last?.lowestPendingOffset, 11, 'nothing pending');
   await store.shutdown();
 });
+
+test('an entry whose tag code is not a time (the official broker writes the tag hash) waits for its TIMER_OUT_MS', async () => {
+  const root = tempDir('rmq-timer-foreign-');
+  const clock = new ManualClock(1_700_000_000_000);
+  const store = await openStore(root, {}, { clock });
+  const t0 = clock.now();
+  await put(store, timerMsg(0, t0 + 100_000));
+  // The official broker's consume queue keeps the tag hash of a timer-topic entry: show it that.
+  const backend = {
+    config: store.config,
+    selectOneMessageByOffset: store.selectOneMessageByOffset.bind(store),
+    putMessage: store.putMessage.bind(store),
+    onMessageArrived: store.onMessageArrived.bind(store),
+    getConsumeQueue(topic: string, queueId: number) {
+      const cq = store.getConsumeQueue(topic, queueId);
+      if (cq === undefined || topic !== TIMER_TOPIC) return cq;
+      return new Proxy(cq, {
+        get(target, name, receiver) {
+          if (name !== 'getIndexBuffer') return Reflect.get(target, name, receiver);
+          return (start: bigint, max?: number) => {
+            const buf = target.getIndexBuffer(start, max);
+            if (buf === undefined) return buf;
+            const copy = Buffer.from(buf);
+            for (let at = 0; at < copy.length; at += 20) copy.writeBigInt64BE(12345n, at + 12);
+            return copy;
+          };
+        },
+      });
+    },
+  };
+  const timer = new TimerMessageStore(backend, { clock, logger: quiet });
+  await timer.load();
+  timer.start();
+  assert.equal(timer.pending, 1);
+  clock.advance(2000);
+  for (let i = 0; i < 50; i++) await turn();
+  assert.equal(realCount(store), 0, 'not given out before its time');
+  clock.advance(100_000);
+  await until(() => {
+    clock.advance(0);
+    return realCount(store) === 1;
+  }, 'given out at its time');
+  await timer.shutdown();
+  await store.shutdown();
+});
