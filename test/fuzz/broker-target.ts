@@ -28,6 +28,7 @@ import { createRequest, type RemotingCommand } from '../../src/remoting/protocol
 import { DEFAULT_MAX_FRAME_SIZE, decodeFrame, encodeFrame } from '../../src/remoting/protocol/frame.js';
 import { FrameSplitter } from '../../src/remoting/protocol/frame-splitter.js';
 import { requestHeaderByCode } from '../../src/remoting/protocol/headers/index.js';
+import { popRequestHeaderByCode } from '../../src/remoting/protocol/headers/pop-headers.js';
 import { RequestCode } from '../../src/remoting/protocol/request-code.js';
 import { seededRandom } from '../helpers/chunks.js';
 import { countOutcome, mutate, pick } from './engine.js';
@@ -108,7 +109,7 @@ const CODES = [...BROKER_REQUEST_HANDLERS.keys(), 9999, 0, -1];
 export function structuredRequest(random: () => number): RemotingCommand {
   const code = pick(CODES, random);
   const extFields: Record<string, string> = {};
-  const schema = requestHeaderByCode.get(code);
+  const schema = requestHeaderByCode.get(code) ?? popRequestHeaderByCode.get(code);
   if (schema !== undefined) {
     const all = random() < 0.7;
     for (const f of schema.fields)
@@ -119,7 +120,8 @@ export function structuredRequest(random: () => number): RemotingCommand {
     extFields,
     ...(body === undefined ? {} : { body }),
     version: pick([0, 121, 317, 409, 9999], random),
-    serializeType: random() < 0.5 ? 0 : 1,
+    // A ROCKETMQ header carries the code as an int16 (Java casts it to short): 5.x POP codes go as JSON.
+    serializeType: random() < 0.5 || code > 32767 ? 0 : 1,
     oneway: random() < 0.05,
   });
   cmd.opaque = Math.floor(random() * 1_000_000);

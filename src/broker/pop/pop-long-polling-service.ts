@@ -40,6 +40,14 @@ export interface PopLongPollingServiceOptions {
   readonly notifyLast?: boolean;
 }
 
+/** Drops the first-inserted entries of `map` until one more fits under `bound`. */
+function evictOldest<K, V>(map: Map<K, V>, bound: number): void {
+  for (const key of map.keys()) {
+    if (map.size < bound) return;
+    map.delete(key);
+  }
+}
+
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -99,15 +107,20 @@ export class PopLongPollingService {
     responder: PopResponder,
   ): PollingResult {
     if (header.pollTime <= 0n || !this.running) return 'NOT_POLLING';
+    const config = this.options.config;
+    // Bounded as upstream's topicCidMap cache (popPollingMapSize x 2): the oldest entry goes first.
+    const bound = Math.max(1, config.popPollingMapSize * 2);
     let cids = this.topicCidMap.get(header.topic);
     if (cids === undefined) {
+      evictOldest(this.topicCidMap, bound);
       cids = new Set();
       this.topicCidMap.set(header.topic, cids);
     }
     cids.add(header.consumerGroup);
-    if (retryTopic !== undefined)
+    if (retryTopic !== undefined && !this.retryTopics.has(retryTopic)) {
+      evictOldest(this.retryTopics, bound);
       this.retryTopics.set(retryTopic, { topic: header.topic, group: header.consumerGroup });
-    const config = this.options.config;
+    }
     if (this.total >= config.maxPopPollingSize) return 'POLLING_FULL';
     const expired = Number(header.bornTime + header.pollTime);
     const key = buildPollingKey(header.topic, header.consumerGroup, header.queueId);

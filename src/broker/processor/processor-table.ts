@@ -11,6 +11,7 @@ import type { ProcessorContext, RemotingServer, RequestProcessor } from '../../r
 import { ackMessage } from '../pop/ack-message.js';
 import { changeInvisibleTime } from '../pop/change-invisible-time.js';
 import { notification } from '../pop/notification-processor.js';
+import { peekMessage } from '../pop/peek-message-processor.js';
 import { pollingInfo } from '../pop/polling-info-processor.js';
 import { popMessage } from '../pop/pop-message-processor.js';
 import type { BrokerContext, BrokerRequestHandler } from './broker-context.js';
@@ -81,6 +82,7 @@ export const BROKER_REQUEST_HANDLERS: ReadonlyMap<number, BrokerRequestHandler> 
   // PopMessageProcessor (5.x POP)
   [RequestCode.POP_MESSAGE, popMessage],
   [RequestCode.NOTIFICATION, notification],
+  [RequestCode.PEEK_MESSAGE, peekMessage],
   [RequestCode.POLLING_INFO, pollingInfo],
   // QueryMessageProcessor
   [RequestCode.QUERY_MESSAGE, queryMessage],

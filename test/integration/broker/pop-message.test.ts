@@ -18,8 +18,10 @@ import { decodeHeader, encodeHeader } from '../../../src/remoting/protocol/heade
 import {
   NotificationRequestHeader,
   NotificationResponseHeader,
+  PeekMessageRequestHeader,
   PollingInfoRequestHeader,
   PollingInfoResponseHeader,
+  PopMessageResponseHeader,
 } from '../../../src/remoting/protocol/headers/pop-headers.js';
 import { RequestCode } from '../../../src/remoting/protocol/request-code.js';
 import { ResponseCode, ResponseCode5xReused } from '../../../src/remoting/protocol/response-code.js';
@@ -261,6 +263,49 @@ describe('POP_MESSAGE', LIMIT, () => {
       }),
     );
     assert.equal(bad.code, ResponseCode.INVALID_PARAMETER);
+  });
+
+  test('PEEK_MESSAGE shows what a pop would get next without taking it', async () => {
+    createTopic(broker, 'T9', 1);
+    await send('T9', 'p1');
+    await send('T9', 'p2');
+    const peek = async () =>
+      pb.client.invoke(
+        addr,
+        createRequest(RequestCode.PEEK_MESSAGE, {
+          extFields: encodeHeader(PeekMessageRequestHeader, {
+            topic: 'T9',
+            queueId: 0,
+            maxMsgNums: 1,
+            consumerGroup: 'G5',
+          }),
+        }),
+      );
+    const first = await peek();
+    assert.equal(first.code, 0, first.remark);
+    assert.deepEqual(
+      decodeMessages(first.body ?? Buffer.alloc(0)).map((m) => m.body.toString()),
+      ['p1'],
+    );
+    assert.equal(decodeHeader(PopMessageResponseHeader, first.extFields).restNum, 2n);
+    const popped = await pop({ consumerGroup: 'G5', topic: 'T9', maxMsgNums: 2 });
+    assert.equal(popped.messages.length, 2, 'peeking took nothing');
+    const none = await peek();
+    assert.equal(none.code, ResponseCode.PULL_NOT_FOUND);
+  });
+
+  test('concurrent pops of one group never hand out a message twice', async () => {
+    createTopic(broker, 'T10', 2);
+    for (let i = 0; i < 40; i++) await send('T10', `c${i}`, { queueId: i % 2 });
+    const seen: string[] = [];
+    for (let round = 0; round < 10 && seen.length < 40; round++) {
+      const batch = await Promise.all(
+        Array.from({ length: 4 }, () => pop({ consumerGroup: 'G8', topic: 'T10', maxMsgNums: 7 })),
+      );
+      for (const b of batch) for (const m of b.messages) seen.push(`${m.queueId}:${m.queueOffset}`);
+    }
+    assert.equal(seen.length, 40);
+    assert.equal(new Set(seen).size, 40);
   });
 
   test('bad input: upstream codes and remarks', async () => {

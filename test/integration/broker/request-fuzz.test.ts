@@ -15,6 +15,7 @@ import { createLogger } from '../../../src/common/logger.js';
 import { decodeMessage } from '../../../src/common/message/stored-format.js';
 import { createRequest, type RemotingCommand } from '../../../src/remoting/protocol/command.js';
 import { requestHeaderByCode } from '../../../src/remoting/protocol/headers/index.js';
+import { popRequestHeaderByCode } from '../../../src/remoting/protocol/headers/pop-headers.js';
 import { RequestCode } from '../../../src/remoting/protocol/request-code.js';
 import { ResponseCode } from '../../../src/remoting/protocol/response-code.js';
 import { RemotingClient } from '../../../src/remoting/transport/index.js';
@@ -127,7 +128,7 @@ function randomBody(random: () => number): Buffer | undefined {
 function requestFor(code: number, random: () => number): RemotingCommand {
   const extFields: Record<string, string> = {};
   // Half the requests carry every field of the code's header, so the handlers get past validation.
-  const schema = requestHeaderByCode.get(code);
+  const schema = requestHeaderByCode.get(code) ?? popRequestHeaderByCode.get(code);
   if (schema !== undefined && random() < 0.5) {
     for (const f of schema.fields) extFields[f.key] = fieldValue(f.type, random, TEXTS, 0.1);
   }
@@ -138,7 +139,9 @@ function requestFor(code: number, random: () => number): RemotingCommand {
     extFields,
     ...(body === undefined ? {} : { body }),
     version: pick(random, [0, 121, 317, 409, 9999]),
-    serializeType: random() < 0.5 ? 0 : 1,
+    // A ROCKETMQ header carries the code as an int16 (Java casts it to short), so the 5.x POP codes
+    // travel in JSON headers only.
+    serializeType: random() < 0.5 || code > 32767 ? 0 : 1,
   });
 }
 
@@ -201,8 +204,12 @@ test('random requests to every broker code: always an answer, stored data intact
     for (let round = 0; round < ROUNDS; round++) {
       const code = pick(random, codes);
       const request = requestFor(code, random);
-      if (code === RequestCode.PULL_MESSAGE) {
-        // A valid-enough pull may be held until a message arrives; it must not block the others.
+      if (
+        code === RequestCode.PULL_MESSAGE ||
+        code === RequestCode.POP_MESSAGE ||
+        code === RequestCode.NOTIFICATION
+      ) {
+        // A valid-enough pull (pop, notification) may be held until a message arrives; it must not block the others.
         void client.invoke(addr, request, { timeoutMs: 30_000 }).catch(() => undefined);
         continue;
       }

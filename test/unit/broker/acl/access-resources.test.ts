@@ -184,3 +184,17 @@ test('messages named by offset need SUB on their stored topics; queue locks on g
   });
   assert.deepEqual(resources(RequestCode.QUERY_ASSIGNMENT, {}, assignment), { T: SUB, '%RETRY%CG': SUB });
 });
+
+test('POP reads (pop, peek, notification, polling info) need SUB on topic and group, as pulls', () => {
+  for (const code of [
+    RequestCode.POP_MESSAGE,
+    RequestCode.PEEK_MESSAGE,
+    RequestCode.NOTIFICATION,
+    RequestCode.POLLING_INFO,
+  ]) {
+    assert.deepEqual(resources(code, { topic: 'T', consumerGroup: 'CG', queueId: '-1' }), {
+      T: SUB,
+      '%RETRY%CG': SUB,
+    });
+  }
+});
