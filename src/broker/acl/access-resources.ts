@@ -6,8 +6,10 @@
  * message read by offset (the stored record's topics), queue locks (the group and each queue's
  * topic); see docs/security.md.
  */
+
 import type { AccessRequestSource } from '../../common/acl/access-request.js';
 import { getRetryTopic, isRetryTopic, Permission } from '../../common/acl/permission.js';
+import { decodeBatchAckMessageRequestBody } from '../../common/pop/index.js';
 import { decodeHeartbeatData } from '../../common/protocol/heartbeat-data.js';
 import { decodeLockBatchRequestBody } from '../../common/protocol/lock-batch-body.js';
 import { decodeQueryAssignmentRequestBody } from '../../common/protocol/query-assignment-body.js';
@@ -91,9 +93,21 @@ export function brokerAccessResources(
     case RequestCode.PEEK_MESSAGE:
     case RequestCode.NOTIFICATION:
     case RequestCode.POLLING_INFO:
+    // 5.x ACK_MESSAGE / CHANGE_MESSAGE_INVISIBLETIME: SUB on the topic and the group, as the pop.
+    case RequestCode.ACK_MESSAGE:
+    case RequestCode.CHANGE_MESSAGE_INVISIBLETIME:
       add(out, ext.topic, Permission.SUB);
       add(out, getRetryTopic(ext.consumerGroup), Permission.SUB);
       break;
+    case RequestCode.BATCH_ACK_MESSAGE: {
+      // Every BatchAck of the body names its group and topic.
+      const body = request.body === undefined ? undefined : decodeBatchAckMessageRequestBody(request.body);
+      for (const a of body?.acks ?? []) {
+        add(out, a.topic, Permission.SUB);
+        add(out, getRetryTopic(a.consumerGroup), Permission.SUB);
+      }
+      break;
+    }
     case RequestCode.QUERY_MESSAGE:
       add(out, ext.topic, Permission.SUB);
       break;

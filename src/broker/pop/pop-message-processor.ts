@@ -336,6 +336,8 @@ async function popMsgFromQueue(
           result.nextBeginOffset,
         );
       }
+      // Upstream PopInflightMessageCounter: ACK (or revive) counts them down.
+      broker.popRevive.inflight.incrementInFlightMessageNum(topic, h.consumerGroup, queueId, count);
       batch.startOffsetInfo.push(startOffsetInfoItem(topic, queueId, offset));
       batch.msgOffsetInfo.push(msgOffsetInfoItem(topic, queueId, result.messageQueueOffsets));
     } else if (SKIPPED_STATUSES.has(result.status) && result.nextBeginOffset > -1n) {

@@ -115,6 +115,8 @@ export class PopReviveService {
     const { broker, reviveTopic, queueId } = this.o;
     let offset = this.readOffset ?? this.startOffset();
     for (;;) {
+      // Nothing new (the usual case on a broker without POP): no store read, no get counted.
+      if (broker.messageStore.getMaxOffsetInQueue(reviveTopic, queueId) <= offset) break;
       const r = await broker.messageStore.getMessage(
         REVIVE_GROUP,
         reviveTopic,
@@ -123,6 +125,8 @@ export class PopReviveService {
         REVIVE_BATCH,
       );
       if (r.status === GetMessageStatus.FOUND) {
+        // POP_MESSAGE writes checkpoints without creating the topic; it exists once there are records.
+        broker.popRevive.ensureReviveTopic();
         for (let i = 0; i < r.messages.length; i++) {
           this.apply(r.messages[i]!, r.messageQueueOffsets[i] ?? offset);
         }
@@ -225,7 +229,9 @@ export class PopReviveService {
     const offset = this.state.minPendingOffset() ?? this.readOffset;
     if (offset === undefined) return;
     const current = broker.consumerOffsetManager.queryOffset(REVIVE_GROUP, reviveTopic, queueId);
-    if (offset !== current) {
+    // Nothing read yet (offset 0, nothing committed): no entry for the revive group, as upstream,
+    // whose offset tables hold it only once the queue moved.
+    if (offset !== current && (current >= 0n || offset > 0n)) {
       broker.consumerOffsetManager.commitOffset('127.0.0.1', REVIVE_GROUP, reviveTopic, queueId, offset);
     }
   }

@@ -12,7 +12,9 @@
  * with the handle from before a change then still settles the message (the gRPC endpoint's clients
  * ack with either handle; the official proxy gets there by swapping handles in its
  * ReceiptHandleManager, apache/rocketmq#9583). Only the exact handle that was changed reaches the
- * new checkpoint, so a forged handle still settles nothing.
+ * new checkpoint, so a forged handle still settles nothing; and only a consumer's ack does: the
+ * change's own ack of the old checkpoint never moves on (a change after the old checkpoint was
+ * revived leaves two copies, as upstream).
  */
 
 /** A checkpoint as the revive queue holds it (upstream PopCheckPoint, offsets as bigint). */
@@ -160,7 +162,9 @@ export class PopReviveState {
       let target = this.pending.get(key);
       let index = target === undefined ? -1 : indexOfAck(target.ck, offset);
       if (target === undefined || index < 0 || isAcked(target.bits, index)) {
-        target = ack.reviveMarker === true ? undefined : this.successor(key);
+        // Only a consumer's ack follows a change: the change's own ack of the old checkpoint, replayed
+        // after a restart that no longer has the old checkpoint, must not settle the new one.
+        target = ack.reviveMarker === true || ack.changeAck === true ? undefined : this.successor(key);
         index = target === undefined ? -1 : indexOfAck(target.ck, offset);
         if (target !== undefined && index >= 0 && isAcked(target.bits, index)) index = -1;
       }

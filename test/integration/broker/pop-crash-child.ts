@@ -1,13 +1,14 @@
 /**
  * Child process of pop-crash.test.ts: a broker over `<dir>` (real metadata files, offsets persisted
- * every 100 ms) puts POP_CRASH_MESSAGES messages, pops them in checkpoints of five, lets the revive
- * service bring back the short-lived ones, acks through its own port, and keeps acking until it is
- * killed. One line per event on stdout, written with a blocking write so every line the parent
+ * every 100 ms) puts POP_CRASH_MESSAGES messages, pops them with POP_MESSAGE over its own port in
+ * batches of five (one checkpoint each), lets the revive service bring back the short-lived ones,
+ * changes message 1 of each long-lived batch to a new checkpoint, acks with ACK_MESSAGE (message 1
+ * with its handle from before the change), and keeps acking until it is killed. One line per event on stdout, written with a blocking write so every line the parent
  * reads happened:
  *
- *   P <uniq> <short|long>   popped (short: 300 ms invisible, never acked; long: 10 min)
- *   A <uniq>                the broker answered SUCCESS to the ACK_MESSAGE
- *   S <uniq>                an ACK_MESSAGE is about to be sent (may or may not have landed)
+ *   P <body> <short|long>   popped (short: 300 ms invisible, never acked; long: 10 min)
+ *   A <body>                the broker answered SUCCESS to the ACK_MESSAGE
+ *   S <body>                an ACK_MESSAGE is about to be sent (may or may not have landed)
  *   R                       the short ones were revived; the acks after this line race the kill
  *
  * Arguments: --pop-crash-child <dir>. Imported by the test runner (without the flag) it does nothing.
@@ -18,7 +19,8 @@ import { createLogger } from '../../../src/common/logger.js';
 import { ResponseCode } from '../../../src/remoting/protocol/response-code.js';
 import { RemotingClient } from '../../../src/remoting/transport/index.js';
 import { runChild } from '../store/crash-support.js';
-import { ackRequest, createTopicAndGroup, fakePop, type Popped, putMessages } from './pop-revive-support.js';
+import { ackRequest, changeRequest, createTopicAndGroup, putMessages } from './pop-revive-support.js';
+import { type Popped as Pop, popRequest, readPop } from './pop-support.js';
 
 export const POP_CRASH_TOPIC = 'PopCrash';
 export const POP_CRASH_GROUP = 'PopCrashG';
@@ -37,6 +39,7 @@ export function popCrashConfig(dir: string) {
     haListenHost: '127.0.0.1',
     mappedFileSizeCommitLog: 1 << 20,
     mappedFileSizeConsumeQueue: 20 * 1024,
+    flushConsumerOffsetDelay: 100,
     flushConsumerOffsetInterval: 100,
     reviveInterval: 50,
   } as const;
@@ -45,8 +48,6 @@ export function popCrashConfig(dir: string) {
 function line(text: string): void {
   fs.writeSync(1, `${text}\n`);
 }
-
-const uniq = (p: Popped, i: number, prefix: string) => `${prefix}${p.queueId}-${p.offsets[i]}`;
 
 async function main(args: string[]): Promise<void> {
   const [dir] = args;
@@ -59,33 +60,50 @@ async function main(args: string[]): Promise<void> {
   createTopicAndGroup(broker, POP_CRASH_TOPIC, POP_CRASH_GROUP, QUEUES);
   for (let q = 0; q < QUEUES; q++)
     await putMessages(broker, POP_CRASH_TOPIC, q, POP_CRASH_MESSAGES / QUEUES, `q${q}`);
-  const pops: Popped[] = [];
-  for (let c = 0; c < POP_CRASH_MESSAGES / PER_CHECKPOINT; c++) {
-    const short = c < POP_CRASH_SHORT_CHECKPOINTS;
-    const p = await fakePop(broker, {
-      topic: POP_CRASH_TOPIC,
-      group: POP_CRASH_GROUP,
-      queueId: c % QUEUES,
-      count: PER_CHECKPOINT,
-      invisibleTime: short ? 300 : 600_000,
-      reviveQid: c % broker.popRevive.reviveQueueNum,
-    });
-    pops.push(p);
-    // Bodies are `q<queueId>-<i>` with i the queue offset (one put run per queue from offset 0).
-    for (let i = 0; i < p.offsets.length; i++) line(`P ${uniq(p, i, 'q')} ${short ? 'short' : 'long'}`);
-  }
   const client = new RemotingClient({}, { logger: createLogger('pop-crash-client', { level: 'error' }) });
   const addr = `127.0.0.1:${broker.listenPort}`;
-  const ack = async (p: Popped, i: number) => {
-    line(`S ${uniq(p, i, 'q')}`);
+  const pops: Pop[] = [];
+  for (let c = 0; c < POP_CRASH_MESSAGES / PER_CHECKPOINT; c++) {
+    const short = c < POP_CRASH_SHORT_CHECKPOINTS;
+    const request = popRequest({
+      consumerGroup: POP_CRASH_GROUP,
+      topic: POP_CRASH_TOPIC,
+      queueId: c % QUEUES,
+      maxMsgNums: PER_CHECKPOINT,
+      invisibleTime: short ? 300n : 600_000n,
+    });
+    const p = readPop(await client.invoke(addr, request), broker.config.brokerName);
+    if (p.messages.length !== PER_CHECKPOINT)
+      throw new Error(`popped ${p.messages.length}: ${p.response.remark}`);
+    pops.push(p);
+    for (const m of p.messages) line(`P ${m.body.toString()} ${short ? 'short' : 'long'}`);
+  }
+  const ack = async (p: Pop, i: number) => {
+    const m = p.messages[i]!;
+    line(`S ${m.body.toString()}`);
     const r = await client.invoke(
       addr,
-      ackRequest(POP_CRASH_GROUP, p.topic, p.queueId, p.handles[i]!, p.offsets[i]!),
+      ackRequest(POP_CRASH_GROUP, POP_CRASH_TOPIC, m.queueId, p.handles[i]!, m.queueOffset),
     );
-    if (r.code === ResponseCode.SUCCESS) line(`A ${uniq(p, i, 'q')}`);
+    if (r.code === ResponseCode.SUCCESS) line(`A ${m.body.toString()}`);
   };
   const long = pops.slice(POP_CRASH_SHORT_CHECKPOINTS);
-  for (const p of long) for (let i = 0; i < p.offsets.length; i += 2) await ack(p, i);
+  // Message 1 of each long checkpoint gets a new checkpoint (still 10 min); it is acked later with
+  // its old handle, which must reach the new checkpoint, also after the restart.
+  for (const p of long) {
+    const m = p.messages[1]!;
+    const request = changeRequest(
+      POP_CRASH_GROUP,
+      POP_CRASH_TOPIC,
+      m.queueId,
+      p.handles[1]!,
+      m.queueOffset,
+      600_000n,
+    );
+    const r = await client.invoke(addr, request);
+    if (r.code !== ResponseCode.SUCCESS) throw new Error(`change: ${r.code} ${r.remark}`);
+  }
+  for (const p of long) for (let i = 0; i < p.messages.length; i += 2) await ack(p, i);
   const shortMessages = POP_CRASH_SHORT_CHECKPOINTS * PER_CHECKPOINT;
   const deadline = Date.now() + 20_000;
   while (broker.popRevive.stats.revived < shortMessages) {
@@ -95,7 +113,12 @@ async function main(args: string[]): Promise<void> {
   }
   line('R');
   // Until killed: the odd ones, one after the other.
-  for (const p of long) for (let i = 1; i < p.offsets.length; i += 2) await ack(p, i);
+  // Message 3 first: its old checkpoint is then complete and the revive offset may pass it while
+  // the changed message 1 is still pending in its new checkpoint.
+  for (const p of long) {
+    await ack(p, 3);
+    await ack(p, 1);
+  }
   line('D');
   await new Promise(() => undefined);
 }

@@ -198,3 +198,25 @@ test('POP reads (pop, peek, notification, polling info) need SUB on topic and gr
     });
   }
 });
+
+test('POP acks and invisible-time changes need SUB on the topic and the group; a batch ack on every ack of its body', () => {
+  for (const code of [RequestCode.ACK_MESSAGE, RequestCode.CHANGE_MESSAGE_INVISIBLETIME]) {
+    assert.deepEqual(
+      resources(code, { topic: 'T', consumerGroup: 'CG', queueId: '0', extraInfo: 'x', offset: '1' }),
+      {
+        T: SUB,
+        '%RETRY%CG': SUB,
+      },
+    );
+  }
+  const body = Buffer.from(
+    '{"acks":[{"b":"AQ==","c":"G1","it":1,"pt":1,"q":0,"r":"0","rq":0,"so":0,"t":"T1"},' +
+      '{"b":"AQ==","c":"G2","it":1,"pt":1,"q":0,"r":"0","rq":0,"so":0,"t":"T2"}],"brokerName":"b"}',
+  );
+  assert.deepEqual(resources(RequestCode.BATCH_ACK_MESSAGE, {}, body), {
+    T1: SUB,
+    '%RETRY%G1': SUB,
+    T2: SUB,
+    '%RETRY%G2': SUB,
+  });
+});

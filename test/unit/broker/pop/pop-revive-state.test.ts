@@ -115,6 +115,17 @@ describe('PopReviveState', () => {
     assert.equal(s.applyAck(ackOf(first, [100n])).unknown, 1);
   });
 
+  test('a replay from the new checkpoint (the old one before the commit point): the change ack settles nothing', () => {
+    const s = new PopReviveState();
+    const old = ck({ num: 1, queueOffsetDiff: [0] });
+    // The restart replays from the new checkpoint's offset: the old one is not read again.
+    s.addCheckPoint(ck({ num: 1, queueOffsetDiff: [0], popTime: 2000, previous: checkPointKey(old) }), 5n);
+    assert.equal(s.applyAck(ackOf(old, [100n], { changeAck: true })).unknown, 1);
+    assert.equal(s.size, 1, 'the message still comes back at its new time');
+    // The consumer's ack with the old handle still settles it.
+    assert.equal(s.applyAck(ackOf(old, [100n])).acked, 1);
+  });
+
   test('a revive marker never reaches a successor; forged handles reach nothing', () => {
     const s = new PopReviveState();
     const old = ck({ num: 1, queueOffsetDiff: [0] });
