@@ -14,6 +14,8 @@ export interface BrokerAssignmentConfig {
   defaultMessageRequestMode: 'PULL' | 'POP';
   /** popShareQueueNum of a group in POP mode by default [-1: every member pops every queue]. */
   defaultPopShareQueueNum: number;
+  /** ms after which a topic's route QUERY_ASSIGNMENT uses is asked of the name servers again [30000]. */
+  loadBalancePollNameServerInterval: number;
 }
 
 const b = ownedBy('BrokerConfig');
@@ -22,10 +24,12 @@ export const ASSIGNMENT_CONFIG_KEYS: { readonly [K in keyof BrokerAssignmentConf
   serverLoadBalancerEnable: b(BOOL),
   defaultMessageRequestMode: b({ type: 'enum', values: ['PULL', 'POP'] }),
   defaultPopShareQueueNum: b(INT),
+  loadBalancePollNameServerInterval: b(INT),
 };
 
 export const DEFAULT_ASSIGNMENT_CONFIG: Readonly<BrokerAssignmentConfig> = Object.freeze({
   serverLoadBalancerEnable: true,
   defaultMessageRequestMode: 'PULL',
   defaultPopShareQueueNum: -1,
+  loadBalancePollNameServerInterval: 30_000,
 });

@@ -65,6 +65,7 @@ import { RebalanceLockManager } from './client/rebalance-lock-manager.js';
 import type { ConfigFileIO } from './config-manager.js';
 import { BrokerHttpService } from './http/broker-http-service.js';
 import { MessageRequestModeManager } from './loadbalance/message-request-mode-manager.js';
+import { TopicRouteInfoManager } from './loadbalance/topic-route-info-manager.js';
 import { NotifyMessageArrivingListener } from './longpolling/notify-message-arriving-listener.js';
 import { PullRequestHoldService } from './longpolling/pull-request-hold-service.js';
 import type { BrokerMessageStore } from './message-store.js';
@@ -167,6 +168,7 @@ export class BrokerController implements BrokerContext {
   readonly topicConfigManager: TopicConfigManager;
   readonly subscriptionGroupManager: SubscriptionGroupManager;
   readonly messageRequestModeManager: MessageRequestModeManager;
+  readonly topicRouteInfoManager: TopicRouteInfoManager;
   readonly consumerOffsetManager: ConsumerOffsetManager;
   readonly producerManager: ProducerManager;
   readonly consumerManager: ConsumerManager;
@@ -380,6 +382,12 @@ export class BrokerController implements BrokerContext {
       this.remotingClient.registerRPCHook(new AclClientRPCHook(innerCredentials));
     }
     this.brokerOuterAPI = new BrokerOuterAPI(this.remotingClient, this.logger.child('outer'));
+    this.topicRouteInfoManager = new TopicRouteInfoManager(
+      this.brokerOuterAPI,
+      config,
+      () => this.clock.now(),
+      this.logger.child('topicRoute'),
+    );
     this.slaveSynchronize = new SlaveSynchronize({
       host: this,
       masterAddr: () => this.masterAddr,

@@ -58,6 +58,10 @@ import {
   encodeProducerConnection,
 } from '../../src/common/protocol/producer-connection.js';
 import {
+  decodeQueryAssignmentRequestBody,
+  encodeQueryAssignmentRequestBody,
+} from '../../src/common/protocol/query-assignment-body.js';
+import {
   decodeQueryConsumeQueueResponseBody,
   encodeQueryConsumeQueueResponseBody,
 } from '../../src/common/protocol/query-consume-queue-body.js';
@@ -275,6 +279,18 @@ const codecs: BodyCodec[] = [
     encodeQueryConsumeQueueResponseBody,
   ),
   codec('TopicConfigAndQueueMapping', ['topic-config-wrapper.json'], decodeTopicConfigAndQueueMapping),
+  // QUERY_ASSIGNMENT's request (a member's body, read by the broker). The mode-carrying bodies are
+  // left out: like Java, an unknown mode reads as null and is written back as the default PULL.
+  codec(
+    'QueryAssignmentRequestBody',
+    [
+      Buffer.from(
+        '{"clientId":"127.0.0.1@1","consumerGroup":"cg","messageModel":"CLUSTERING","strategyName":"AVG","topic":"T"}',
+      ),
+    ],
+    decodeQueryAssignmentRequestBody,
+    encodeQueryAssignmentRequestBody,
+  ),
 ];
 
 function seedBytes(seed: string | Buffer): Buffer {

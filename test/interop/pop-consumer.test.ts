@@ -6,6 +6,8 @@
  * popDelayLevel[0] = 10 s) with reconsumeTimes 1. One broker for the file.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createAdmin, type MQAdminExt } from '../../src/admin/index.js';
 import type { DefaultMQPushConsumerImpl } from '../../src/client/consumer/push/default-mq-push-consumer-impl.js';
@@ -18,6 +20,10 @@ import {
   type PushConsumer,
 } from '../../src/client/index.js';
 import { createLogger } from '../../src/common/logger.js';
+import {
+  decodeMessageRequestModeTable,
+  encodeMessageRequestModeTable,
+} from '../../src/common/protocol/set-message-request-mode-body.js';
 import { type BrokerHandle, type NamesrvHandle, startBroker, startNamesrv } from './harness.js';
 
 const quiet = createLogger('test', { level: 'silent' });
@@ -81,6 +87,19 @@ describe('our POP push consumer against the official 5.5.0 broker', { timeout: 3
     },
     { timeout: 60_000 },
   );
+
+  test("the official broker's messageRequestMode.json is the file our broker writes", async () => {
+    const file = readFileSync(
+      join((broker as BrokerHandle).storeDir, 'config', 'messageRequestMode.json'),
+      'utf8',
+    );
+    const body = { topic: TOPIC, consumerGroup: GROUP, mode: 'POP' as const, popShareQueueNum: 0 };
+    assert.deepEqual(decodeMessageRequestModeTable(file).get(TOPIC)?.get(GROUP), body);
+    assert.equal(
+      file,
+      encodeMessageRequestModeTable(new Map([[TOPIC, new Map([[GROUP, body]])]]), { pretty: true }),
+    );
+  });
 
   test('two members share every queue, consume all, and a RECONSUME_LATER comes back', async () => {
     const seen = new Map<string, number[]>(); // body -> reconsumeTimes of each delivery

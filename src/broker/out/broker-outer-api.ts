@@ -19,9 +19,11 @@ import {
   encodeRegisterBrokerBody,
   type TopicConfigSerializeWrapper,
 } from '../../common/protocol/register-broker-body.js';
+import { decodeTopicRouteData, type TopicRouteData } from '../../common/protocol/route.js';
 import { createRequest } from '../../remoting/protocol/command.js';
 import { decodeHeader, encodeHeader } from '../../remoting/protocol/header-schema.js';
 import {
+  GetRouteInfoRequestHeader,
   QueryDataVersionRequestHeader,
   QueryDataVersionResponseHeader,
   RegisterBrokerRequestHeader,
@@ -166,6 +168,33 @@ export class BrokerOuterAPI {
     if (response.code !== ResponseCode.SUCCESS) {
       throw new RocketMQError(`CODE: ${response.code} DESC: ${response.remark ?? ''}`, response.code);
     }
+  }
+
+  /**
+   * GET_ROUTEINFO_BY_TOPIC, asking the name servers in turn until one answers: the route, or
+   * undefined when the topic is unknown (TOPIC_NOT_EXIST). Rejects when none could answer.
+   */
+  async getTopicRouteInfoFromNameServer(
+    topic: string,
+    timeoutMs: number,
+  ): Promise<TopicRouteData | undefined> {
+    let last: unknown = new RocketMQError('no name server address', ResponseCode.SYSTEM_ERROR);
+    for (const namesrvAddr of this.addresses) {
+      try {
+        const request = createRequest(RequestCode.GET_ROUTEINFO_BY_TOPIC, {
+          extFields: encodeHeader(GetRouteInfoRequestHeader, { topic }),
+        });
+        const response = await this.remotingClient.invoke(namesrvAddr, request, { timeoutMs });
+        if (response.code === ResponseCode.TOPIC_NOT_EXIST) return undefined;
+        if (response.code !== ResponseCode.SUCCESS) {
+          throw new RocketMQError(`CODE: ${response.code} DESC: ${response.remark ?? ''}`, response.code);
+        }
+        return decodeTopicRouteData(response.body);
+      } catch (error) {
+        last = error;
+      }
+    }
+    throw last;
   }
 
   /**

@@ -19,6 +19,7 @@ import type { ConsumerFilterHooks } from '../client/default-consumer-ids-change-
 import type { ProducerManager } from '../client/producer-manager.js';
 import type { RebalanceLockManager } from '../client/rebalance-lock-manager.js';
 import type { MessageRequestModeManager } from '../loadbalance/message-request-mode-manager.js';
+import type { TopicRouteInfoManager } from '../loadbalance/topic-route-info-manager.js';
 import type { PullRequestHoldService } from '../longpolling/pull-request-hold-service.js';
 import type { BrokerMessageStore } from '../message-store.js';
 import type { ConsumerOffsetManager } from '../offset/consumer-offset-manager.js';
@@ -43,6 +44,8 @@ export interface BrokerContext {
   readonly consumerManager: ConsumerManager;
   /** The request mode (PULL / POP) of each topic and group (SET_MESSAGE_REQUEST_MODE, QUERY_ASSIGNMENT). */
   readonly messageRequestModeManager: MessageRequestModeManager;
+  /** Topics' queues on every broker of their route (QUERY_ASSIGNMENT). */
+  readonly topicRouteInfoManager: TopicRouteInfoManager;
   /** Orderly consumers' queue locks (LOCK_BATCH_MQ / UNLOCK_BATCH_MQ). */
   readonly rebalanceLockManager: RebalanceLockManager;
   readonly messageStore: BrokerMessageStore;

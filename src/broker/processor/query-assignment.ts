@@ -30,12 +30,8 @@ export function requestModeOf(
   };
 }
 
-/**
- * The topic's readable queues on this broker. Upstream reads the topic's route from the name server
- * (every broker's queues); ours assigns this broker's queues, which is the same for a one-broker
- * cluster and, for more, what a client querying each broker would merge.
- */
-function topicSubscribeInfo(broker: BrokerContext, topic: string): MessageQueue[] | undefined {
+/** The topic's readable queues on this broker: the answer without a name server. */
+function localSubscribeInfo(broker: BrokerContext, topic: string): MessageQueue[] | undefined {
   if (MixAll.isLmq(topic)) return [new MessageQueue(topic, broker.config.brokerName, 0)];
   const topicConfig = broker.topicConfigManager.selectTopicConfig(topic);
   if (topicConfig === undefined) return undefined;
@@ -51,7 +47,7 @@ function topicSubscribeInfo(broker: BrokerContext, topic: string): MessageQueue[
  * this member of the group reads, each with the group's request mode (PULL or POP). An absent
  * `messageQueueAssignments` (Java null) tells the client to keep what it has.
  */
-export const queryAssignment: BrokerRequestHandler = (broker, _ctx, request) => {
+export const queryAssignment: BrokerRequestHandler = async (broker, _ctx, request) => {
   const body = decodeQueryAssignmentRequestBody(request.body);
   if (body.messageModel === undefined) {
     // Upstream's switch on a null enum fails with a NullPointerException (SYSTEM_ERROR).
@@ -62,7 +58,11 @@ export const queryAssignment: BrokerRequestHandler = (broker, _ctx, request) => 
   const mode = requestModeOf(broker, body.topic, body.consumerGroup);
   const queues = doLoadBalance({
     ...body,
-    mqSet: topicSubscribeInfo(broker, body.topic),
+    mqSet: MixAll.isLmq(body.topic)
+      ? localSubscribeInfo(broker, body.topic)
+      : await broker.topicRouteInfoManager.getTopicSubscribeInfo(body.topic, () =>
+          localSubscribeInfo(broker, body.topic),
+        ),
     cidAll: broker.consumerManager.getConsumerGroupInfo(body.consumerGroup)?.getAllClientId(),
     mode,
     serverLoadBalancerEnable: broker.config.serverLoadBalancerEnable,

@@ -140,6 +140,17 @@ export class ConsumeMessagePopConcurrentlyService {
       runConsumeHooks(host, 'after', hookContext);
     }
     host.stats.incConsumeRT(host.consumerGroup, mq.topic, host.clock.now() - begin);
+    if (pq.dropped || this.popTimedOut(msgs)) {
+      // The handles are no longer ours (dropped queue) or have expired: the broker hands the
+      // messages out again, an ack or change would be refused.
+      pq.decFoundMsg(msgs.length);
+      host.logger.warn('processQueue invalid or popTimeout, result not applied', {
+        group: host.consumerGroup,
+        mq: mq.toString(),
+        dropped: pq.dropped,
+      });
+      return;
+    }
     await this.processConsumeResult(outcome.status, context, msgs, pq, mq);
   }
 
