@@ -44,8 +44,13 @@ const POP_CODES: readonly PopCodeName[] = [
 /** Consume threads per member: the push consumer's default (20). */
 const CONSUME_THREADS = 20;
 const SENDERS = 8;
-/** A run's deadline beyond its own length (JVM start, assignment, shutdown). */
-const RUN_SLACK_MS = 120_000;
+/**
+ * The probe's deadline beyond the run's own length: JVM start, assignment, and one default invisible
+ * time (60 s), so a message whose pop answer was lost comes back (counted late, not missing).
+ */
+const RUN_SLACK_MS = 75_000;
+/** How long past its own deadline the probe may take to print its summary and exit. */
+const EXIT_SLACK_MS = 45_000;
 /** The slowest rate a run's deadline allows for, messages/s. */
 const MIN_RATE = 500;
 
@@ -60,6 +65,8 @@ interface PopRow {
   readonly maxMs?: number;
   readonly cpuPer100k?: number;
   readonly redelivered?: number;
+  /** sent but never delivered within the run's deadline */
+  readonly missing?: number;
 }
 
 interface PopBroker {
@@ -178,11 +185,11 @@ async function runBroker(kind: BrokerKind, count: number, members: number): Prom
         const s = await probe(
           [
             ...['push', broker.namesrvAddr, broker.brokerAddr, `BenchPop_${run}`, `bench_pop_${run}`],
-            ...[String(members), String(count), String(timeoutMs - 10_000)],
+            ...[String(members), String(count), String(timeoutMs)],
             ...['--queues', '8', '--quiet', '--quiet-ms', '1000', '--senders', String(SENDERS)],
             ...['--threads', String(CONSUME_THREADS), ...(run === 'backlog' ? ['--backlog'] : [])],
           ],
-          timeoutMs,
+          timeoutMs + EXIT_SLACK_MS,
         );
         sampler.sample();
         const first = num(s, 'firstDelivery');
@@ -199,9 +206,12 @@ async function runBroker(kind: BrokerKind, count: number, members: number): Prom
           maxMs: num(s, 'latencyMax'),
           cpuPer100k: messages > 0 ? (cpu / messages) * 100_000 : Number.NaN,
           redelivered: num(s, 'redelivered'),
+          missing: num(s, 'missing') + num(s, 'sendFailures'),
         };
-        if (s.settled !== true) throw new Error(`only ${messages} of ${count} consumed`);
-        log(`  ${run}: ${messages} in ${last - first} ms, ${row.tps?.toFixed(0)}/s, p99 ${row.p99Ms} ms`);
+        log(
+          `  ${run}: ${messages} in ${last - first} ms, ${row.tps?.toFixed(0)}/s, p99 ${row.p99Ms} ms` +
+            (s.settled === true ? '' : `, NOT settled: ${String(row.missing)} missing`),
+        );
         rows.push(row);
       } catch (error) {
         const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
@@ -222,24 +232,24 @@ function fmt(v: number | undefined, digits = 0): string {
 
 function popTable(rows: readonly PopRow[]): string {
   const out = [
-    '| POP run | broker | messages | pop + ack TPS | born → consumed p50 / p99 / max ms | broker CPU s / 100k msgs | redelivered |',
-    '|---|---|---|---|---|---|---|',
+    '| POP run | broker | messages | pop + ack TPS | born → consumed p50 / p99 / max ms | broker CPU s / 100k msgs | redelivered | missing |',
+    '|---|---|---|---|---|---|---|---|',
   ];
   for (const run of ['backlog', 'live'] as const) {
     for (const r of rows.filter((x) => x.run === run)) {
       const label = run === 'backlog' ? 'backlog drained' : 'live (sent while consuming)';
       if (r.na !== undefined) {
-        out.push(`| ${label} | ${r.broker} | n/a (${r.na.replaceAll('|', '/')}) | | | | |`);
+        out.push(`| ${label} | ${r.broker} | n/a (${r.na.replaceAll('|', '/')}) | | | | | |`);
         continue;
       }
       out.push(
-        `| ${label} | ${r.broker} | ${fmt(r.messages)} | ${fmt(r.tps)} | ${fmt(r.p50Ms)} / ${fmt(r.p99Ms)} / ${fmt(r.maxMs)} | ${fmt(r.cpuPer100k, 2)} | ${fmt(r.redelivered)} |`,
+        `| ${label} | ${r.broker} | ${fmt(r.messages)} | ${fmt(r.tps)} | ${fmt(r.p50Ms)} / ${fmt(r.p99Ms)} / ${fmt(r.maxMs)} | ${fmt(r.cpuPer100k, 2)} | ${fmt(r.redelivered)} | ${fmt(r.missing)} |`,
       );
     }
     const official = rows.find((x) => x.run === run && x.broker === 'official');
     const ours = rows.find((x) => x.run === run && x.broker === 'ours');
     if (official?.tps !== undefined && ours?.tps !== undefined && official.tps > 0)
-      out.push(`| ${run}: ours / official | | | **${(ours.tps / official.tps).toFixed(2)}** | | | |`);
+      out.push(`| ${run}: ours / official | | | **${(ours.tps / official.tps).toFixed(2)}** | | | | |`);
   }
   return out.join('\n');
 }

@@ -245,7 +245,7 @@ public final class PopProbe {
     }
 
     /** Sends count messages (keys k-i, tag TagA, idx = i) from `senders` threads; records time and failures. */
-    private static void sendAll(DefaultMQProducer producer, String topic, int count, int senders,
+    private static void sendAll(DefaultMQProducer producer, String topic, int count, int senders, long deadline,
         Map<String, Object> out) throws InterruptedException {
         long start = System.currentTimeMillis();
         AtomicInteger next = new AtomicInteger();
@@ -254,7 +254,12 @@ public final class PopProbe {
         for (int t = 0; t < Math.max(1, senders); t++) {
             Thread th = new Thread(() -> {
                 int i;
+                // past the deadline the rest counts as failed, so the summary still comes out in time
                 while ((i = next.getAndIncrement()) < count) {
+                    if (System.currentTimeMillis() > deadline) {
+                        sendFailures.incrementAndGet();
+                        continue;
+                    }
                     Message msg = new Message(topic, "TagA", "k-" + i, ("pop-" + i).getBytes(StandardCharsets.UTF_8));
                     msg.putUserProperty("idx", Integer.toString(i));
                     try {
@@ -306,7 +311,7 @@ public final class PopProbe {
             // --backlog: every message is stored before the members start (a pop + ack throughput run)
             boolean backlog = f.containsKey("backlog");
             if (backlog) {
-                sendAll(producer, topic, count, intFlag(f, "senders", 1), out);
+                sendAll(producer, topic, count, intFlag(f, "senders", 1), deadline, out);
             }
             for (int m = 0; m < members; m++) {
                 final int member = m;
@@ -395,7 +400,7 @@ public final class PopProbe {
             }
             long sendStart = System.currentTimeMillis();
             if (!backlog) {
-                sendAll(producer, topic, count, intFlag(f, "senders", 1), out);
+                sendAll(producer, topic, count, intFlag(f, "senders", 1), deadline, out);
             }
             boolean others = f.containsKey("others");
             st.lastDelivery.compareAndSet(0, System.currentTimeMillis());
