@@ -11,6 +11,7 @@ import { ResponseCode } from '../../../src/remoting/protocol/response-code.js';
 import { cleanUp, type RunningBroker, startBroker } from '../../unit/broker/store-broker.js';
 import { parseMetrics, type Sample, sampleValue } from './metrics-support.js';
 import { ackRequest, createTopicAndGroup, fakePop, putMessages } from './pop-revive-support.js';
+import { popRequest, readPop } from './pop-support.js';
 
 const TOPIC = 'PopMetricsT';
 const GROUP = 'PopMetricsG';
@@ -66,4 +67,20 @@ test('pop, ack and revive move the POP series', async () => {
   for (const s of after.filter((x) => x.name.startsWith('rocketmq_pop_'))) {
     assert.equal(s.labels.cluster, b.broker.config.brokerClusterName, s.name);
   }
+});
+
+test('POP_MESSAGE counts its requests and messages per group and topic', async () => {
+  const b = await startBroker({ config: { reviveInterval: 3_600_000 } });
+  createTopicAndGroup(b.broker, TOPIC, GROUP, 1);
+  await putMessages(b.broker, TOPIC, 0, 2);
+  const r = await b.client.call(
+    popRequest({ consumerGroup: GROUP, topic: TOPIC, queueId: 0, maxMsgNums: 8 }),
+  );
+  assert.equal(readPop(r, b.broker.config.brokerName).messages.length, 2, r.remark);
+  const at = { group: GROUP, topic: TOPIC };
+  const s = await samples(b);
+  assert.equal(sampleValue(s, 'rocketmq_pop_requests_total', at), 1);
+  assert.equal(sampleValue(s, 'rocketmq_pop_messages_total', at), 2);
+  // A pair that popped keeps its in-flight series (its value is the POP side's count).
+  assert.ok(sampleValue(s, 'rocketmq_consumer_inflight_messages', at) !== undefined);
 });
