@@ -141,6 +141,8 @@ test('a consumer group’s lag shown falls as it consumes; a body with markup is
   release();
   await untilShown(groupHash, '#group-lag', '0', 'the lag after consuming');
   assert.equal(await page.locator('#group-queues tbody tr').count(), QUEUES);
+  // Our broker says what is in flight (5.x pullOffset): nothing, for a PULL group.
+  assert.equal(await page.locator('#group-inflight').textContent(), '0');
 
   await page.goto(`${fx.base}/#/message?${new URLSearchParams({ msgId: first?.msgId ?? '', topic })}`);
   const body = await page.waitForSelector('#message-body', { timeout: 10_000 });

@@ -80,6 +80,20 @@ describe('official 5.x mqadmin against our name server and broker', () => {
     assert.match(out, new RegExp(`^Diff Total: ${COUNT - 1}$`, 'm'));
   });
 
+  test("consumerProgress: 5.x's #Inflight column (pullOffset - consumerOffset) reads 0 for a PULL group", async () => {
+    // examineConsumeStats finds the group's brokers by its retry topic's route.
+    await admin('updateTopic', '-c', 'DefaultCluster', '-t', `%RETRY%${GROUP}`, '-r', '1', '-w', '1');
+    const out = await admin('consumerProgress', '-g', GROUP);
+    const rows = [
+      ...out.matchAll(
+        new RegExp(`^${TOPIC}\\s+broker-ts\\s+(\\d+)\\s+(\\d+)\\s+(\\d+)\\s+(-?\\d+)\\s+(-?\\d+)\\s`, 'gm'),
+      ),
+    ];
+    assert.equal(rows.length, 4, out);
+    for (const row of rows) assert.equal(row[5], '0', out);
+    assert.match(out, /^Consume Inflight Total: 0$/m);
+  });
+
   test('queryCq (QUERY_CONSUME_QUEUE) lists raw entries; an offline group is said to be', async () => {
     const out = await admin('queryCq', '-t', TOPIC, '-q', '1', '-i', '0', '-c', '3', '-g', GROUP);
     assert.match(out, new RegExp(`^${GROUP}@${TOPIC} is not online!$`, 'm'));

@@ -273,6 +273,13 @@ async function groupView(params) {
       {},
       'Total lag: ',
       h('strong', { id: 'group-lag' }, g.totalLag),
+      // In flight: popped (POP) and neither acked nor back in the retry topic yet; 4.x brokers don't say.
+      ' · in flight: ',
+      h(
+        'strong',
+        { id: 'group-inflight' },
+        g.queues.some((q) => q.inflight !== null) ? g.totalInflight : '-',
+      ),
       ` · consume TPS ${num(g.consumeTps, 1)} · ${g.messageModel ?? ''} ${g.consumeType ?? ''}`,
     ),
     g.errors.map((e) => h('p', { class: 'error' }, e)),
@@ -289,7 +296,7 @@ async function groupView(params) {
     ),
     h('h3', {}, 'Progress per queue'),
     table(
-      ['Topic', 'Broker', 'Queue', 'Broker offset', 'Consumer offset', 'Lag', 'Last consumed'],
+      ['Topic', 'Broker', 'Queue', 'Broker offset', 'Consumer offset', 'Lag', 'In flight', 'Last consumed'],
       g.queues.map((q) => [
         q.topic,
         q.brokerName,
@@ -297,6 +304,7 @@ async function groupView(params) {
         q.brokerOffset,
         q.consumerOffset,
         q.lag,
+        q.inflight === null ? '-' : q.inflight,
         time(q.lastTimestamp),
       ]),
       { id: 'group-queues' },

@@ -58,6 +58,16 @@ export async function listGroups(ctx: ApiContext): Promise<unknown> {
   return { groups: [...byGroup.values()].sort((a, b) => a.group.localeCompare(b.group)), errors };
 }
 
+/**
+ * Messages taken out and not settled (5.x brokers' pullOffset - consumerOffset: on ours, a POP
+ * group's popped, un-acked messages); null when the broker does not say (4.x).
+ */
+function inflightOf(o: { consumerOffset: bigint; pullOffset?: bigint }): number | null {
+  if (o.pullOffset === undefined) return null;
+  const n = o.pullOffset - (o.consumerOffset < 0n ? 0n : o.consumerOffset);
+  return n > 0n ? Number(n) : 0;
+}
+
 function lagOf(brokerOffset: bigint, consumerOffset: bigint): number {
   // A queue the group never committed in counts from 0, as upstream's diff does.
   const diff = brokerOffset - (consumerOffset < 0n ? 0n : consumerOffset);
@@ -127,6 +137,7 @@ export async function getGroup(ctx: ApiContext, params: Params): Promise<unknown
       brokerOffset: o.brokerOffset,
       consumerOffset: o.consumerOffset,
       lag: lagOf(o.brokerOffset, o.consumerOffset),
+      inflight: inflightOf(o),
       lastTimestamp: o.lastTimestamp,
     }))
     .sort(
@@ -156,6 +167,7 @@ export async function getGroup(ctx: ApiContext, params: Params): Promise<unknown
     })),
     queues,
     totalLag: queues.reduce((sum, q) => sum + q.lag, 0),
+    totalInflight: queues.reduce((sum, q) => sum + (q.inflight ?? 0), 0),
     consumeTps: stats.value?.consumeTps ?? 0,
     errors: [connection.error, stats.error].filter((e) => e !== null),
   };

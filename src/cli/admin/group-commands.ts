@@ -240,6 +240,8 @@ export const consumerProgress: AdminCommand = {
             consumerOffset: o.consumerOffset,
             ...(showClientIP ? { clientIP } : {}),
             diff,
+            // 5.x brokers: mqadmin 5.x's #Inflight (ours: a POP group's popped, un-acked messages).
+            ...(o.pullOffset === undefined ? {} : { inflight: o.pullOffset - o.consumerOffset }),
             lastTimestamp: o.lastTimestamp,
           })),
           consumeTps: stats.consumeTps,

@@ -2,7 +2,8 @@
  * ConsumeStats (GET_CONSUME_STATS body, `common/.../admin/ConsumeStats.java`): for each queue a group
  * reads, the broker's max offset, the group's committed offset and the store time of the last
  * message it consumed, plus the group's pull TPS over the last minute.
- * `{"consumeTps":0.0,"offsetTable":{{MessageQueue}:{"brokerOffset":..,"consumerOffset":..,"lastTimestamp":..}}}`.
+ * `{"consumeTps":0.0,"offsetTable":{{MessageQueue}:{"brokerOffset":..,"consumerOffset":..,"lastTimestamp":..}}}`
+ * (5.x adds `"pullOffset"` after lastTimestamp).
  */
 import { type FjEmittableRecord, javaDouble, stringifyFastjson } from '../fastjson/index.js';
 import type { MessageQueue } from '../message/message-queue.js';
@@ -16,6 +17,11 @@ export interface OffsetWrapper {
   consumerOffset: bigint;
   /** Store time of the message before consumerOffset; 0 when unknown. */
   lastTimestamp: bigint;
+  /**
+   * 5.x: how far the group has taken messages out (mqadmin 5.x prints `pullOffset - consumerOffset`
+   * as `#Inflight`). Absent in 4.x bodies (and then not written); a 4.x reader ignores it.
+   */
+  pullOffset?: bigint;
 }
 
 export interface ConsumeStats {
@@ -33,6 +39,7 @@ export function consumeStatsValue(s: ConsumeStats): FjEmittableRecord {
       brokerOffset: o.brokerOffset,
       consumerOffset: o.consumerOffset,
       lastTimestamp: o.lastTimestamp,
+      ...(o.pullOffset === undefined ? {} : { pullOffset: o.pullOffset }),
     })),
   };
 }
@@ -48,11 +55,15 @@ export interface DecodedConsumeStats {
 
 export function readConsumeStats(r: BodyReader): DecodedConsumeStats {
   return {
-    offsetTable: readMessageQueueMap(r.optional('offsetTable'), (o) => ({
-      brokerOffset: o.optional('brokerOffset')?.long() ?? 0n,
-      consumerOffset: o.optional('consumerOffset')?.long() ?? 0n,
-      lastTimestamp: o.optional('lastTimestamp')?.long() ?? 0n,
-    })),
+    offsetTable: readMessageQueueMap(r.optional('offsetTable'), (o) => {
+      const pullOffset = o.optional('pullOffset')?.long();
+      return {
+        brokerOffset: o.optional('brokerOffset')?.long() ?? 0n,
+        consumerOffset: o.optional('consumerOffset')?.long() ?? 0n,
+        lastTimestamp: o.optional('lastTimestamp')?.long() ?? 0n,
+        ...(pullOffset === undefined ? {} : { pullOffset }),
+      };
+    }),
     consumeTps: readDouble(r.optional('consumeTps')),
   };
 }

@@ -27,9 +27,10 @@ interface TopicRow {
 }
 interface GroupDetail {
   totalLag: number;
+  totalInflight: number;
   online: boolean;
   members: Array<{ clientId: string; version: string; language: string }>;
-  queues: Array<{ topic: string; queueId: number; lag: number }>;
+  queues: Array<{ topic: string; queueId: number; lag: number; inflight: number | null }>;
 }
 interface MessageRow {
   msgId: string;
@@ -142,6 +143,9 @@ describe('consumer groups and messages', () => {
       return r.body.totalLag === 0 ? r.body : undefined;
     }, 'the lag falls to 0');
     assert.equal(after.totalLag, 0);
+    // Our broker writes 5.x's pullOffset: a PULL group has nothing in flight.
+    assert.equal(after.totalInflight, 0);
+    assert.ok(after.queues.every((q) => q.inflight === 0));
     assert.ok(consumed >= MESSAGES);
   });
 

@@ -160,12 +160,13 @@ describe('GET_CONSUME_STATS (208)', () => {
     s.clock.advance(10_000);
     const r = await call(s, RequestCode.GET_CONSUME_STATS, { consumerGroup: GROUP, topic: TOPIC });
     assert.equal(r.code, ResponseCode.SUCCESS);
+    // 5.x's pullOffset: the consumer offset for a group that pops nothing (nothing in flight).
     const expected: Array<[MessageQueue, OffsetWrapper]> = [
-      [mq(0), { brokerOffset: 0n, consumerOffset: 0n, lastTimestamp: 0n }],
+      [mq(0), { brokerOffset: 0n, consumerOffset: 0n, lastTimestamp: 0n, pullOffset: 0n }],
       // Consumed up to offset 2: the last consumed message is offset 1.
-      [mq(1), { brokerOffset: 3n, consumerOffset: 2n, lastTimestamp: times[1] ?? -1n }],
-      [mq(2), { brokerOffset: 0n, consumerOffset: 0n, lastTimestamp: 0n }],
-      [mq(3), { brokerOffset: 1n, consumerOffset: 0n, lastTimestamp: 0n }],
+      [mq(1), { brokerOffset: 3n, consumerOffset: 2n, lastTimestamp: times[1] ?? -1n, pullOffset: 2n }],
+      [mq(2), { brokerOffset: 0n, consumerOffset: 0n, lastTimestamp: 0n, pullOffset: 0n }],
+      [mq(3), { brokerOffset: 1n, consumerOffset: 0n, lastTimestamp: 0n, pullOffset: 0n }],
     ];
     // 30 messages got in the 10 s since the sampling began.
     const body = encodeConsumeStats({ offsetTable: javaMessageQueueMapOrder(expected), consumeTps: 3 });
