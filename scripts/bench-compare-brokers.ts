@@ -37,8 +37,12 @@ export const OFFICIAL_BROKER_JVM: readonly string[] = [
  * Store settings written into both brokers' broker.conf: upstream's defaults (the harness shrinks
  * the files for tests), so both map and index the same way.
  */
-export function storeSettings(flushDiskType: FlushDiskType): Record<string, string | number> {
+export function storeSettings(
+  flushDiskType: FlushDiskType,
+  extra: Readonly<Record<string, string | number>> = {},
+): Record<string, string | number> {
   return {
+    ...extra,
     flushDiskType,
     mappedFileSizeCommitLog: 1024 * 1024 * 1024,
     mappedFileSizeConsumeQueue: 300_000 * 20,
@@ -86,21 +90,28 @@ async function acceptingAfter(
   }
 }
 
-/** `upstream`: which official line runs for kind 'official' (4.9.x unless a scenario needs 5.x). */
+/**
+ * `upstream`: which official line runs for kind 'official' (4.9.x unless a scenario needs 5.x);
+ * `extra`: further broker settings, the same for both (e.g. timerPrecisionMs).
+ */
 export function startBenchBroker(
   kind: BrokerKind,
   flush: FlushDiskType,
   upstream: 4 | 5 = 4,
+  extra: Readonly<Record<string, string | number>> = {},
 ): Promise<BenchBroker> {
-  return kind === 'ours' ? startOursBench(flush) : startOfficialBench(flush, upstream);
+  return kind === 'ours' ? startOursBench(flush, extra) : startOfficialBench(flush, upstream, extra);
 }
 
-async function startOursBench(flush: FlushDiskType): Promise<BenchBroker> {
+async function startOursBench(
+  flush: FlushDiskType,
+  extra: Readonly<Record<string, string | number>>,
+): Promise<BenchBroker> {
   const dir = tempDir('rmq-bench-compare-ours-');
   const conf = join(dir, 'broker.conf');
   writeFileSync(
     conf,
-    Object.entries(storeSettings(flush))
+    Object.entries(storeSettings(flush, extra))
       .map(([k, v]) => `${k}=${v}\n`)
       .join(''),
   );
@@ -109,6 +120,8 @@ async function startOursBench(flush: FlushDiskType): Promise<BenchBroker> {
   const child = spawnTracked(
     process.execPath,
     [
+      // e.g. RMQ_BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile our broker under load.
+      ...(process.env.RMQ_BENCH_NODE_ARGS?.split(/\s+/).filter((a) => a !== '') ?? []),
       ...rmqCommand(),
       'start',
       '-c',
@@ -168,7 +181,11 @@ async function startOursBench(flush: FlushDiskType): Promise<BenchBroker> {
   }
 }
 
-async function startOfficialBench(flush: FlushDiskType, upstream: 4 | 5): Promise<BenchBroker> {
+async function startOfficialBench(
+  flush: FlushDiskType,
+  upstream: 4 | 5,
+  extra: Readonly<Record<string, string | number>>,
+): Promise<BenchBroker> {
   const ns = await startNamesrv({ upstream });
   removeOnExit(ns.homeDir);
   try {
@@ -179,7 +196,7 @@ async function startOfficialBench(flush: FlushDiskType, upstream: 4 | 5): Promis
       upstream,
       timeoutMs: START_TIMEOUT_MS,
       jvmArgs: OFFICIAL_BROKER_JVM,
-      config: storeSettings(flush),
+      config: storeSettings(flush, extra),
       onSpawn: ({ port }) => {
         accepting = acceptingAfter(port, performance.now(), Date.now() + START_TIMEOUT_MS, () => failed);
         accepting.catch(() => {});

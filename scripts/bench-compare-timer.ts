@@ -5,7 +5,10 @@
  * its push consumer, against our broker (`rmq start`) and the official 5.5.0 broker, each fresh.
  * Lateness is receive time minus the time asked for (timerPrecisionMs 1000 alone makes it up to 1 s:
  * a slot is given out when it has passed); slot lateness is receive time minus the slot's end, the
- * brokers' own delay. Broker CPU: utime + stime over the probe's run.
+ * brokers' own delay. Split at the broker's re-put: dequeue lateness is TIMER_DEQUEUE_MS minus the
+ * time asked for (setDeliverTimeMs messages, whose time is exact), consumer lag is receive time minus
+ * TIMER_DEQUEUE_MS. `--timer-precision-ms` (1000) sets timerPrecisionMs on both brokers.
+ * Broker CPU: utime + stime over the probe's run.
  */
 import { moduleClasspath, runJava } from '../test/interop/harness.js';
 import { BrokerAdmin } from './bench-admin.js';
@@ -35,12 +38,13 @@ export async function runTimerScenario(
   count: number,
   spreadMs: number,
   queues: number,
+  precisionMs: number,
   log: (text: string) => void,
 ): Promise<TimerRow> {
-  log(`timer (${count} messages due over ${spreadMs / 1000} s) on ${kind}`);
+  log(`timer (${count} messages due over ${spreadMs / 1000} s, timerPrecisionMs ${precisionMs}) on ${kind}`);
   let broker: Awaited<ReturnType<typeof startBenchBroker>>;
   try {
-    broker = await startBenchBroker(kind, 'ASYNC_FLUSH', 5);
+    broker = await startBenchBroker(kind, 'ASYNC_FLUSH', 5, { timerPrecisionMs: precisionMs });
   } catch (error) {
     return { broker: kind, error: error instanceof Error ? error.message : String(error) };
   }
@@ -62,6 +66,7 @@ export async function runTimerScenario(
         String(lead),
         String(spreadMs),
         String(timeout),
+        `--precision-ms=${precisionMs}`,
       ],
       {
         timeoutMs: timeout + 60_000,
@@ -92,20 +97,27 @@ export async function runTimerScenario(
 const cell = (v: number | undefined, unit = ''): string => (v === undefined || v < 0 ? '–' : `${v}${unit}`);
 
 /** The scenario's markdown table, one row per broker. */
-export function timerTable(rows: readonly TimerRow[], count: number, spreadMs: number): string {
+export function timerTable(
+  rows: readonly TimerRow[],
+  count: number,
+  spreadMs: number,
+  precisionMs: number,
+): string {
   const head = [
-    `Timer messages: ${count.toLocaleString('en-US')} due over ${spreadMs / 1000} s (official 5.5.0 client, setDeliverTimeMs / setDelayTimeSec; timerPrecisionMs 1000)`,
+    `Timer messages: ${count.toLocaleString('en-US')} due over ${spreadMs / 1000} s (official 5.5.0 client, setDeliverTimeMs / setDelayTimeSec; timerPrecisionMs ${precisionMs})`,
     '',
-    '| broker | received | missing | duplicates | early | due before sent | lateness p50 / p99 / max | slot lateness p50 / p99 / max | broker CPU | peak RSS |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| broker | received | missing | duplicates | early | due before sent | lateness p50 / p99 / max | slot lateness p50 / p99 / max | dequeue lateness p50 / p99 / max | consumer lag p50 / p99 / max | broker CPU | peak RSS |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   const body = rows.map((r) => {
     const s = r.summary;
-    if (s === undefined) return `| ${r.broker} | failed: ${r.error ?? '?'} | | | | | | | | |`;
+    if (s === undefined) return `| ${r.broker} | failed: ${r.error ?? '?'} | | | | | | | | | | |`;
     return (
       `| ${r.broker === 'official' ? 'official 5.5.0' : 'ours'} | ${s.received} | ${s.missing} | ${s.duplicates} | ${s.early} | ${s.pastAtSend} | ` +
       `${cell(s.latenessP50)} / ${cell(s.latenessP99)} / ${cell(s.latenessMax)} ms | ` +
       `${cell(s.slotLatenessP50)} / ${cell(s.slotLatenessP99)} / ${cell(s.slotLatenessMax)} ms | ` +
+      `${cell(s.dequeueLatenessP50)} / ${cell(s.dequeueLatenessP99)} / ${cell(s.dequeueLatenessMax)} ms | ` +
+      `${cell(s.consumerLagP50)} / ${cell(s.consumerLagP99)} / ${cell(s.consumerLagMax)} ms | ` +
       `${r.cpuS?.toFixed(1) ?? '–'} s | ${r.peakRssMiB?.toFixed(0) ?? '–'} MiB |`
     );
   });

@@ -20,7 +20,7 @@ import { createLogger, type Logger } from '../../common/logger.js';
 import { messageProperties2String } from '../../common/message/properties.js';
 import { decodeMessage } from '../../common/message/stored-format.js';
 import type { ConsumeQueue } from '../consume-queue.js';
-import { CQ_STORE_UNIT_SIZE, CqEntryField } from '../consume-queue-entry.js';
+import { CQ_STORE_UNIT_SIZE, CqEntryField, cqEntryAt } from '../consume-queue-entry.js';
 import type { DispatchRequest } from '../dispatch-request.js';
 import type { MessageArrivingInterest, MessageArrivingListener } from '../message-store.js';
 import { type AppendMessageResult, type PutMessageResult, PutMessageStatus } from '../put-message-result.js';
@@ -50,6 +50,8 @@ const READ_BATCH = 8192;
 const MIN_TIME_TAGS_CODE = 1_000_000_000_000;
 /** Due messages put per step (one read burst, then their puts run together). */
 const DELIVER_BATCH = 512;
+/** Largest commit-log span read at once when a bucket's records lie end to end. */
+const READ_SPAN_BYTES = 4 * 1024 * 1024;
 /** Wait before putting again a message the store refused for now (upstream: 500 ms × precision / 1 s). */
 const RETRY_DELAY_FACTOR = 0.5;
 /** Put results no retry can change: logged and passed over (upstream PUT_NO_RETRY). */
@@ -88,6 +90,12 @@ export interface TimerRecoveryStats {
 }
 
 type Outcome = 'ok' | 'skip' | 'retry';
+
+/** What readRecords found for one queue offset. */
+type TimerRecord =
+  | { missing: 'entry' }
+  | { missing: 'record'; commitLogOffset: bigint; size: number }
+  | { missing?: undefined; record: Buffer; commitLogOffset: bigint; size: number };
 
 function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
@@ -437,7 +445,8 @@ export class TimerMessageStore {
       for (let i = start; i < end; i++) todo.push(bucket.offsets[i]!);
       for (;;) {
         const now = this.clock.now();
-        const outcomes = await Promise.all(todo.map((offset) => this.deliverOne(cq, offset, now)));
+        const records = this.readRecords(cq, todo);
+        const outcomes = await Promise.all(todo.map((offset, i) => this.deliverOne(offset, records[i], now)));
         todo = todo.filter((_, i) => outcomes[i] === 'retry');
         if (todo.length === 0) break;
         if (!this.started) return false;
@@ -450,14 +459,64 @@ export class TimerMessageStore {
     return true;
   }
 
-  private deliverOne(cq: ConsumeQueue, offset: number, now: number): Promise<Outcome> {
-    const entry = cq.getEntry(BigInt(offset));
-    if (entry === undefined) {
+  /**
+   * The consume-queue entries and commit-log records of `offsets` (ascending), read a run at a time:
+   * one read for consecutive queue offsets, one for records lying end to end in the commit log (the
+   * usual case: a slot's messages were mostly sent together). A read per message was a third of the
+   * dequeue's time (npm run bench:compare, timer scenario, node --cpu-prof).
+   */
+  private readRecords(cq: ConsumeQueue, offsets: readonly number[]): Array<TimerRecord | undefined> {
+    const entries: Array<{ commitLogOffset: bigint; size: number } | undefined> = new Array(offsets.length);
+    for (let i = 0; i < offsets.length; ) {
+      let run = 1;
+      while (i + run < offsets.length && offsets[i + run] === offsets[i]! + run) run++;
+      const buf = cq.getIndexBuffer(BigInt(offsets[i]!), run);
+      const got = buf === undefined ? 0 : buf.length / CQ_STORE_UNIT_SIZE;
+      for (let k = 0; k < got; k++) entries[i + k] = cqEntryAt(buf!, k);
+      // A run crossing a queue file's end: the rest is read from the next one on the next pass.
+      i += Math.max(1, got);
+    }
+    const records: Array<TimerRecord | undefined> = new Array(offsets.length);
+    for (let i = 0; i < offsets.length; ) {
+      const first = entries[i];
+      if (first === undefined || first.size <= 0) {
+        records[i] = first === undefined ? { missing: 'entry' } : { missing: 'record', ...first };
+        i++;
+        continue;
+      }
+      let run = 1;
+      let bytes = first.size;
+      for (;;) {
+        const next = entries[i + run];
+        if (next === undefined || next.size <= 0 || bytes + next.size > READ_SPAN_BYTES) break;
+        if (next.commitLogOffset !== first.commitLogOffset + BigInt(bytes)) break;
+        bytes += next.size;
+        run++;
+      }
+      const span = run > 1 ? this.store.selectOneMessageByOffset(first.commitLogOffset, bytes) : undefined;
+      let at = 0;
+      for (let k = 0; k < run; k++) {
+        const e = entries[i + k]!;
+        // A span the commit log cannot give whole (across a file's end) falls back to one read each.
+        const record =
+          span !== undefined && span.length === bytes
+            ? span.subarray(at, at + e.size)
+            : this.store.selectOneMessageByOffset(e.commitLogOffset, e.size);
+        at += e.size;
+        records[i + k] = record === undefined ? { missing: 'record', ...e } : { record, ...e };
+      }
+      i += run;
+    }
+    return records;
+  }
+
+  private deliverOne(offset: number, read: TimerRecord | undefined, now: number): Promise<Outcome> {
+    if (read === undefined || read.missing === 'entry') {
       this.log.warn('timer queue entry gone (expired), passed over', { offset });
       return Promise.resolve('skip');
     }
-    const where = { offset, commitLogOffset: entry.commitLogOffset, size: entry.size };
-    const record = this.store.selectOneMessageByOffset(entry.commitLogOffset, entry.size);
+    const where = { offset, commitLogOffset: read.commitLogOffset, size: read.size };
+    const record = read.missing === undefined ? read.record : undefined;
     if (record === undefined) {
       this.log.warn('timer message not found in the commit log, passed over', where);
       return Promise.resolve('skip');

@@ -145,3 +145,38 @@ test('an entry whose tag code is not a time (the official broker writes the tag 
   await timer.shutdown();
   await store.shutdown();
 });
+
+test('a slot whose records lie end to end and one split by another topic are given out whole and in order', async () => {
+  const root = tempDir('rmq-timer-runs-');
+  const clock = new ManualClock(1_700_000_000_000);
+  const store = await openStore(root, {}, { clock });
+  const timer = new TimerMessageStore(store, { clock, logger: quiet });
+  await timer.load();
+  timer.start();
+  const t0 = clock.now();
+  // 0-29 adjacent in the commit log, then a plain message, then 30-59: read as two runs.
+  for (let i = 0; i < 30; i++) await put(store, timerMsg(i, t0 + 1000));
+  await put(store, msg(1000, { topic: 'Other' }));
+  for (let i = 30; i < 60; i++) await put(store, timerMsg(i, t0 + 1000));
+  await until(() => timer.pending === 60, 'all 60 in the wheel');
+  clock.advance(2000 - (t0 % 1000));
+  // A manual clock runs a timer set for a time already past only at its next advance.
+  await until(() => {
+    clock.advance(0);
+    return realCount(store) === 60;
+  }, '60 given out');
+  const records: Buffer[] = [];
+  while (records.length < 60) {
+    const got = await store.getMessage('g', REAL, 1, BigInt(records.length), 64);
+    assert.ok(got.messages.length > 0, 'a pull returns messages');
+    records.push(...got.messages);
+  }
+  records.forEach((record, i) => {
+    const m = decodeMessage(record, 0);
+    assert.equal(m.body.toString(), `body-${i}`);
+    assert.equal(m.getProperty('idx'), String(i));
+    assert.equal(m.bornHost.port, msg(i).bornHost.port);
+  });
+  await timer.shutdown();
+  await store.shutdown();
+});

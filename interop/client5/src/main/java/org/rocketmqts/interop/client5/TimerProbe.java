@@ -27,14 +27,16 @@ import org.apache.rocketmq.common.message.MessageExt;
  * receives them, and the probe measures how late each arrived against the time it asked for.
  *
  * <pre>
- * TimerProbe run &lt;namesrv&gt; &lt;topic&gt; &lt;group&gt; &lt;count&gt; &lt;leadMs&gt; &lt;spreadMs&gt; &lt;timeoutMs&gt; [--lines]
+ * TimerProbe run &lt;namesrv&gt; &lt;topic&gt; &lt;group&gt; &lt;count&gt; &lt;leadMs&gt; &lt;spreadMs&gt; &lt;timeoutMs&gt; [--lines] [--precision-ms=N]
  *     message i is due at start + leadMs + i * spreadMs / count (+ a fraction of a second, so due
  *     times fall anywhere within a second); setDelayTimeSec rounds up to whole seconds from the send.
  *     Sends async with at most 1024 in flight, in due order. With --lines one {"msg":...} line per
  *     delivery (receivedAt, due, index, msgId, the properties the consumer sees). Then one
  *     {"summary":...} line: sent, send failures, how many were already due when their send returned
  *     (pastAtSend), received, duplicates, missing, early (received before due), lateness p50/p99/max
- *     (ms after due) and slot lateness (ms after TIMER_OUT_MS + 1 s: the broker's own delay).
+ *     (ms after due) and slot lateness (ms after TIMER_OUT_MS + the broker's timerPrecisionMs, --precision-ms, 1000 by default: the
+ *     broker's own delay), dequeue lateness (TIMER_DEQUEUE_MS - due, setDeliverTimeMs messages) and
+ *     consumer lag (receive - TIMER_DEQUEUE_MS).
  * </pre>
  */
 public final class TimerProbe {
@@ -65,10 +67,16 @@ public final class TimerProbe {
     private static int dispatch(String[] a) throws Exception {
         if (a.length >= 8 && a[0].equals("run")) {
             boolean lines = Arrays.asList(a).contains("--lines");
+            long precisionMs = 1000;
+            for (String opt : a) {
+                if (opt.startsWith("--precision-ms=")) {
+                    precisionMs = Long.parseLong(opt.substring("--precision-ms=".length()));
+                }
+            }
             return run(a[1], a[2], a[3], Integer.parseInt(a[4]), Long.parseLong(a[5]), Long.parseLong(a[6]),
-                Long.parseLong(a[7]), lines);
+                Long.parseLong(a[7]), lines, precisionMs);
         }
-        System.err.println("usage: TimerProbe run <namesrv> <topic> <group> <count> <leadMs> <spreadMs> <timeoutMs> [--lines]");
+        System.err.println("usage: TimerProbe run <namesrv> <topic> <group> <count> <leadMs> <spreadMs> <timeoutMs> [--lines] [--precision-ms=N]");
         return 64;
     }
 
@@ -81,10 +89,13 @@ public final class TimerProbe {
     }
 
     private static int run(String namesrv, String topic, String group, int count, long leadMs, long spreadMs,
-        long timeoutMs, boolean lines) throws Exception {
+        long timeoutMs, boolean lines, long precisionMs) throws Exception {
         final long[] due = new long[count];
         final long[] lateness = new long[count];
         final long[] slotLateness = new long[count];
+        // The broker's own part (TIMER_DEQUEUE_MS - due) and the consumer's (receive - TIMER_DEQUEUE_MS).
+        final long[] dequeueLateness = new long[count];
+        final long[] consumerLag = new long[count];
         final AtomicInteger[] seen = new AtomicInteger[count];
         for (int i = 0; i < count; i++) {
             seen[i] = new AtomicInteger();
@@ -127,7 +138,10 @@ public final class TimerProbe {
                 long dueAt = Long.parseLong(m.getUserProperty("due"));
                 lateness[i] = now - dueAt;
                 String out = m.getProperty("TIMER_OUT_MS");
-                slotLateness[i] = out == null ? Long.MIN_VALUE : now - (Long.parseLong(out) + 1000);
+                slotLateness[i] = out == null ? Long.MIN_VALUE : now - (Long.parseLong(out) + precisionMs);
+                String deq = m.getProperty("TIMER_DEQUEUE_MS");
+                dequeueLateness[i] = deq == null ? Long.MIN_VALUE : Long.parseLong(deq) - dueAt;
+                consumerLag[i] = deq == null ? Long.MIN_VALUE : now - Long.parseLong(deq);
                 if (now < dueAt) {
                     early.incrementAndGet();
                 }
@@ -213,6 +227,30 @@ public final class TimerProbe {
             }
         }
         late = Arrays.copyOf(late, k);
+        // setDeliverTimeMs messages only (even indexes): their due time is exact; a setDelayTimeSec
+        // one's is counted from the broker's receive, so the send's own latency shows in its lateness.
+        long[] lateAbs = new long[got];
+        long[] deqLate = new long[got];
+        long[] lag = new long[got];
+        int a = 0;
+        int d = 0;
+        for (int i = 0; i < count; i++) {
+            if (seen[i].get() == 0) {
+                continue;
+            }
+            if (i % 2 == 0) {
+                lateAbs[a++] = lateness[i];
+            }
+            if (dequeueLateness[i] != Long.MIN_VALUE) {
+                deqLate[d] = i % 2 == 0 ? dequeueLateness[i] : Long.MIN_VALUE;
+                lag[d++] = consumerLag[i];
+            }
+        }
+        lateAbs = Arrays.copyOf(lateAbs, a);
+        long[] deqAbs = Arrays.stream(Arrays.copyOf(deqLate, d)).filter(x -> x != Long.MIN_VALUE).sorted().toArray();
+        lag = Arrays.copyOf(lag, d);
+        Arrays.sort(lateAbs);
+        Arrays.sort(lag);
         slot = Arrays.copyOf(slot, s);
         Arrays.sort(late);
         Arrays.sort(slot);
@@ -233,6 +271,15 @@ public final class TimerProbe {
         sum.put("slotLatenessP50", percentile(slot, 0.50));
         sum.put("slotLatenessP99", percentile(slot, 0.99));
         sum.put("slotLatenessMax", percentile(slot, 1.0));
+        sum.put("deliverMsLatenessP50", percentile(lateAbs, 0.50));
+        sum.put("deliverMsLatenessP99", percentile(lateAbs, 0.99));
+        sum.put("deliverMsLatenessMax", percentile(lateAbs, 1.0));
+        sum.put("dequeueLatenessP50", percentile(deqAbs, 0.50));
+        sum.put("dequeueLatenessP99", percentile(deqAbs, 0.99));
+        sum.put("dequeueLatenessMax", percentile(deqAbs, 1.0));
+        sum.put("consumerLagP50", percentile(lag, 0.50));
+        sum.put("consumerLagP99", percentile(lag, 0.99));
+        sum.put("consumerLagMax", percentile(lag, 1.0));
         Map<String, Object> wrap = new LinkedHashMap<>();
         wrap.put("summary", sum);
         Client5Probe.line(wrap);
