@@ -335,10 +335,7 @@ for (const side of SIDES) {
       );
     });
 
-    test('redeliveries carry the revive properties upstream writes (ORIGIN_GROUP)', {
-      // known difference, reported to pop-revive: our revive re-put does not write ORIGIN_GROUP
-      todo: side.kind === 'ours' ? 'our revive re-put lacks ORIGIN_GROUP (pop-revive)' : false,
-    }, (t) => {
+    test('redeliveries carry the revive properties upstream writes (ORIGIN_GROUP)', (t) => {
       if (pushRetried === undefined) return t.skip('the push case did not run');
       assert.ok(pushRetried.length > 0, 'the push case saw redeliveries');
       for (const m of pushRetried) assert.equal(m.properties.ORIGIN_GROUP, 'pop_push_cg', JSON.stringify(m));

@@ -107,7 +107,8 @@ export const notification: BrokerRequestHandler = (broker, ctx, request) =>
 
 /** Re-runs a woken NOTIFICATION after the current turn. */
 export function executeNotificationWhenWakeup(broker: BrokerContext, request: PopRequest): void {
-  queueMicrotask(() => {
+  // A later turn, not a microtask: see executePopRequestWhenWakeup.
+  setImmediate(() => {
     if (!request.channelOpen) return;
     request.respond(processNotificationRequest(broker, request.ctx, request.remotingCommand));
   });

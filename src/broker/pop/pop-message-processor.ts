@@ -564,9 +564,16 @@ export async function processPopRequest(
 export const popMessage: BrokerRequestHandler = (broker, ctx, request) =>
   processPopRequest(broker, ctx, request);
 
-/** Re-runs a woken pop after the current turn, so messages dispatched together are popped together. */
+/**
+ * Re-runs a woken pop in a later turn of the event loop (setImmediate, after pending I/O), so messages
+ * dispatched together are popped together. Not a microtask: a parked pop that finds a queue locked by a
+ * pop still awaiting its store I/O counts that queue's backlog into restNum and wakes its key again
+ * (upstream's notify on restNum > 0); re-run as a microtask, that chain never yields to the I/O the
+ * lock holder waits on and blocks the event loop until the poll time ends (15 s for the official
+ * push consumer), so heartbeats and acks go unanswered and the client drops the connection.
+ */
 export function executePopRequestWhenWakeup(broker: BrokerContext, request: PopRequest): void {
-  queueMicrotask(() => {
+  setImmediate(() => {
     if (!request.channelOpen) return;
     request.respond(processPopRequest(broker, request.ctx, request.remotingCommand));
   });

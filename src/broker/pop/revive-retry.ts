@@ -2,7 +2,7 @@
  * Re-puts one un-acked message of an expired checkpoint (upstream PopReviveService.reviveRetry):
  * a copy into the group's POP retry topic (`%RETRY%<group>_<topic>`, or `%RETRY%<group>+<topic>` with
  * enableRetryTopicV2; a message popped from a retry topic goes back to that same topic) with
- * reconsumeTimes + 1 and `1ST_POP_TIME`, or, once reconsumeTimes has reached the group's
+ * reconsumeTimes + 1, `1ST_POP_TIME` and `ORIGIN_GROUP` (the checkpoint's group), or, once reconsumeTimes has reached the group's
  * retryMaxTimes, into `%DLQ%<group>` (ours: upstream's broker has no DLQ on this path).
  *
  * As upstream: the retry topic is created on first use with PopAckConstants.retryQueueNum (1) queue,
@@ -103,6 +103,8 @@ export async function reviveOne(
   if (msg.reconsumeTimes === 0 || !properties.has(PopMessageConst.PROPERTY_FIRST_POP_TIME)) {
     properties.set(PopMessageConst.PROPERTY_FIRST_POP_TIME, String(ck.popTime));
   }
+  // Upstream (5.5.0 reviveRetry) names the checkpoint's group on every re-put, replacing any value.
+  properties.set(PopMessageConst.PROPERTY_ORIGIN_GROUP, ck.group);
   const inner: MessageExtBrokerInner = {
     topic,
     queueId,

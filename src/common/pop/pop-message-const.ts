@@ -6,4 +6,6 @@ export const PopMessageConst = {
   PROPERTY_POP_CK_OFFSET: 'POP_CK_OFFSET',
   /** Time of the first pop; the client sets it when absent and revive keeps it. */
   PROPERTY_FIRST_POP_TIME: '1ST_POP_TIME',
+  /** The group whose checkpoint a revive re-put came from (PopReviveService.reviveRetry writes it). */
+  PROPERTY_ORIGIN_GROUP: 'ORIGIN_GROUP',
 } as const;

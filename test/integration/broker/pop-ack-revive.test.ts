@@ -73,6 +73,7 @@ describe('ack and revive', () => {
     const m = retried[0]!;
     assert.equal(m.reconsumeTimes, 1);
     assert.equal(m.properties.get(PopMessageConst.PROPERTY_FIRST_POP_TIME), String(p.popTime));
+    assert.equal(m.properties.get(PopMessageConst.PROPERTY_ORIGIN_GROUP), GROUP);
     assert.equal(m.properties.get(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX), 'm-1-uniq');
     assert.equal(m.tags, 'TagA');
     // Upstream's retry topic: one queue; the group starts reading it at 0.

@@ -10,6 +10,7 @@ import { messageProperties2String } from '../../../src/common/message/properties
 import { decodeMessages } from '../../../src/common/message/stored-format.js';
 import {
   buildClusterReviveTopic,
+  buildPollingKey,
   decodePopCheckPoint,
   parseExtraInfo,
 } from '../../../src/common/pop/index.js';
@@ -198,6 +199,33 @@ describe('POP_MESSAGE', LIMIT, () => {
     const timedOut = await pop({ consumerGroup: 'G8', topic: 'T5', queueId: 0, pollTime: 300n });
     assert.equal(timedOut.response.code, ResponseCode5xReused.POLLING_TIMEOUT);
     assert.equal(broker.pop.popLongPollingService.totalPollingNum, 0);
+  });
+
+  test('a parked pop that finds its queue locked by another pop does not stall the event loop', async () => {
+    // The lock stands for a pop awaiting its store I/O; the parked pop counts the locked queue's
+    // backlog into restNum and wakes its own key again (upstream's notify). Re-run as a microtask
+    // chain, that blocked the whole process until the poll time ended.
+    createTopic(broker, 'TLocked', 1);
+    await send('TLocked', 'held');
+    const lockKey = buildPollingKey('TLocked', 'G7', 0);
+    assert.ok(broker.pop.queueLockManager.tryLock(lockKey));
+    const parked = pop({ consumerGroup: 'G7', topic: 'TLocked', queueId: -1, pollTime: 3000n });
+    // While it is parked and re-woken (the parked count flickers, so ten 50 ms timers instead of a wait
+    // on it): each timer must fire about on time.
+    let late = 0;
+    for (let i = 0; i < 10; i++) {
+      const before = performance.now();
+      await new Promise((r) => setTimeout(r, 50));
+      late = Math.max(late, performance.now() - before - 50);
+    }
+    broker.pop.queueLockManager.unLock(lockKey);
+    assert.ok(late < 1000, `a 50 ms timer fired ${late.toFixed(0)} ms late while the pop was parked`);
+    const got = await parked;
+    assert.equal(got.response.code, ResponseCode.SUCCESS, got.response.remark);
+    assert.deepEqual(
+      got.messages.map((m) => m.body.toString()),
+      ['held'],
+    );
   });
 
   test("a closed connection's parked pop is released", async () => {
