@@ -29,8 +29,8 @@ import { RequestCode } from '../../remoting/protocol/request-code.js';
 import { ResponseCode } from '../../remoting/protocol/response-code.js';
 import type { ProcessorContext } from '../../remoting/transport/index.js';
 import type { BrokerContext, BrokerRequestHandler } from '../processor/broker-context.js';
-import { FAQ_TIP } from '../processor/send-message-support.js';
 import { ackOrderly } from './ack-orderly.js';
+import { checkAckTarget, isAckRefusal } from './ack-target.js';
 import type { ReviveAck } from './pop-revive-state.js';
 import { ackMessage as ackRecord, stored } from './revive-records.js';
 
@@ -67,22 +67,9 @@ async function ackOne(
   request: RemotingCommand,
 ): Promise<RemotingCommand> {
   const h = decodeHeader(AckMessageRequestHeader, request.extFields);
-  const topicConfig = broker.topicConfigManager.selectTopicConfig(h.topic);
-  if (topicConfig === undefined) {
-    broker.logger.warn('The topic not exist', { topic: h.topic, consumer: ctx.remoteAddress });
-    return respond(
-      request,
-      ResponseCode.TOPIC_NOT_EXIST,
-      `topic[${h.topic}] not exist, apply first please! ${FAQ_TIP}`,
-    );
-  }
-  if (h.queueId >= topicConfig.readQueueNums || h.queueId < 0) {
-    const errorInfo = `queueId[${h.queueId}] is illegal, topic:[${h.topic}] topicConfig.readQueueNums:[${topicConfig.readQueueNums}] consumer:[/${ctx.remoteAddress}]`;
-    broker.logger.warn(errorInfo);
-    return respond(request, ResponseCode.MESSAGE_ILLEGAL, errorInfo);
-  }
-  const minOffset = broker.messageStore.getMinOffsetInQueue(h.topic, h.queueId);
-  const maxOffset = broker.messageStore.getMaxOffsetInQueue(h.topic, h.queueId);
+  const range = checkAckTarget(broker, ctx, request, h);
+  if (isAckRefusal(range)) return range;
+  const { minOffset, maxOffset } = range;
   // Upstream lets offset == maxOffset through (no message there yet).
   if (h.offset < minOffset || h.offset > maxOffset) {
     const errorInfo = `offset is illegal, key:${h.topic}@${h.queueId}, commit:${h.offset}, store:${minOffset}~${maxOffset}`;

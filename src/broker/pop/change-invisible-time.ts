@@ -28,8 +28,8 @@ import { ChangeInvisibleTimeRequestHeader } from '../../remoting/protocol/header
 import { ChangeInvisibleTimeResponseHeader } from '../../remoting/protocol/headers/change-invisible-time-response-header.js';
 import { ResponseCode } from '../../remoting/protocol/response-code.js';
 import type { BrokerRequestHandler } from '../processor/broker-context.js';
-import { FAQ_TIP } from '../processor/send-message-support.js';
 import { illegalReviveQid } from './ack-message.js';
+import { checkAckTarget, isAckRefusal } from './ack-target.js';
 import { mergeKey, type ReviveAck, type ReviveCheckPoint } from './pop-revive-state.js';
 import { ackMessage as ackRecord, CHANGE_ACK_PROPERTY, checkPointMessage, stored } from './revive-records.js';
 
@@ -50,22 +50,9 @@ function withHeader(
 
 export const changeInvisibleTime: BrokerRequestHandler = async (broker, ctx, request) => {
   const h = decodeHeader(ChangeInvisibleTimeRequestHeader, request.extFields);
-  const topicConfig = broker.topicConfigManager.selectTopicConfig(h.topic);
-  if (topicConfig === undefined) {
-    broker.logger.warn('The topic not exist', { topic: h.topic, consumer: ctx.remoteAddress });
-    return respond(
-      request,
-      ResponseCode.TOPIC_NOT_EXIST,
-      `topic[${h.topic}] not exist, apply first please! ${FAQ_TIP}`,
-    );
-  }
-  if (h.queueId >= topicConfig.readQueueNums || h.queueId < 0) {
-    const errorInfo = `queueId[${h.queueId}] is illegal, topic:[${h.topic}] topicConfig.readQueueNums:[${topicConfig.readQueueNums}] consumer:[/${ctx.remoteAddress}]`;
-    broker.logger.warn(errorInfo);
-    return respond(request, ResponseCode.MESSAGE_ILLEGAL, errorInfo);
-  }
-  const minOffset = broker.messageStore.getMinOffsetInQueue(h.topic, h.queueId);
-  const maxOffset = broker.messageStore.getMaxOffsetInQueue(h.topic, h.queueId);
+  const range = checkAckTarget(broker, ctx, request, h);
+  if (isAckRefusal(range)) return range;
+  const { minOffset, maxOffset } = range;
   if (h.offset < minOffset || h.offset >= maxOffset) return respond(request, ResponseCode.NO_MESSAGE);
 
   const extraInfo = splitExtraInfo(h.extraInfo);

@@ -53,6 +53,7 @@ import { ResponseCode, ResponseCode5xReused } from '../../remoting/protocol/resp
 import { type ProcessorContext, parseAddress } from '../../remoting/transport/index.js';
 import { GetMessageStatus, joinRecords, type MessageFilter } from '../../store/message-store.js';
 import type { BrokerContext, BrokerRequestHandler } from '../processor/broker-context.js';
+import { checkConsumeGroup, isGroupRefusal } from '../processor/consume-group-check.js';
 import { buildCkMsg } from './pop-ck-message.js';
 import type { PopRequest } from './pop-request.js';
 import { enableRetryTopicV2Of, reviveQueueNumOf, timerWheelEnableOf } from './pop-settings.js';
@@ -460,21 +461,8 @@ export async function processPopRequest(
     broker.logger.warn(errorInfo);
     return refuse(request, ResponseCode.INVALID_PARAMETER, errorInfo);
   }
-  const group = broker.subscriptionGroupManager.findSubscriptionGroupConfig(h.consumerGroup);
-  if (group === undefined) {
-    return refuse(
-      request,
-      ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST,
-      `subscription group [${h.consumerGroup}] does not exist, ${FAQ_TIP}`,
-    );
-  }
-  if (!group.consumeEnable) {
-    return refuse(
-      request,
-      ResponseCode.NO_PERMISSION,
-      `subscription group no permission, ${h.consumerGroup}`,
-    );
-  }
+  const group = checkConsumeGroup(broker, request, h.consumerGroup, FAQ_TIP);
+  if (isGroupRefusal(group)) return group;
   const built = buildFilter(broker, request, h);
   if (!('filter' in built)) return built;
 

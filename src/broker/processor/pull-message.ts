@@ -43,6 +43,7 @@ import {
 import { consumerGroupHeartbeatTable } from '../client/consumer-group-heartbeat-table.js';
 import { PullRequest } from '../longpolling/pull-request.js';
 import type { BrokerContext, BrokerRequestHandler } from './broker-context.js';
+import { checkConsumeGroup, isGroupRefusal } from './consume-group-check.js';
 import { offsetMovedEventMessage } from './offset-moved-event.js';
 
 /** FAQUrl.suggestTodo(...): every 4.9.8 FAQ url is the same page. */
@@ -287,21 +288,8 @@ export async function processPullRequest(
       `the broker[${config.brokerIP1}] pulling message is forbidden`,
     );
   }
-  const group = broker.subscriptionGroupManager.findSubscriptionGroupConfig(h.consumerGroup);
-  if (group === undefined) {
-    return refuse(
-      request,
-      ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST,
-      `subscription group [${h.consumerGroup}] does not exist, ${FAQ_TIP}`,
-    );
-  }
-  if (!group.consumeEnable) {
-    return refuse(
-      request,
-      ResponseCode.NO_PERMISSION,
-      `subscription group no permission, ${h.consumerGroup}`,
-    );
-  }
+  const group = checkConsumeGroup(broker, request, h.consumerGroup, FAQ_TIP);
+  if (isGroupRefusal(group)) return group;
   const hasSuspendFlag = PullSysFlag.hasSuspendFlag(h.sysFlag);
   const hasCommitOffsetFlag = PullSysFlag.hasCommitOffsetFlag(h.sysFlag);
   const suspendTimeoutMillis = hasSuspendFlag ? Number(h.suspendTimeoutMillis) : 0;

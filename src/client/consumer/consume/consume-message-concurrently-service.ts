@@ -24,8 +24,8 @@ import {
 } from '../listener.js';
 import type { ProcessQueue } from '../process-queue.js';
 import { ConsumeExecutor } from './consume-executor.js';
-import type { ConsumeMessageContext } from './consume-hooks.js';
 import {
+  beforeConsumeHooks,
   type ConsumeHost,
   type ConsumeMessageService,
   markConsumeStart,
@@ -200,17 +200,7 @@ export class ConsumeMessageConcurrentlyService implements ConsumeMessageService 
     const host = this.host;
     const context = this.newContext(mq);
     host.resetRetryAndNamespace(msgs);
-    let hookContext: ConsumeMessageContext | undefined;
-    if (host.hooks.length > 0) {
-      hookContext = {
-        consumerGroup: host.consumerGroup,
-        msgList: msgs,
-        mq,
-        namespace: host.namespace,
-        props: new Map(),
-      };
-      runConsumeHooks(host, 'before', hookContext);
-    }
+    const hookContext = beforeConsumeHooks(host, msgs, mq);
     const begin = host.clock.now();
     markConsumeStart(msgs, begin);
     const outcome = await traceListener(

@@ -19,9 +19,9 @@ import {
 import { ackPopped, changePopInvisibleTime, type PopAckHost } from '../pop/pop-ack.js';
 import type { PopProcessQueue } from '../pop/pop-process-queue.js';
 import { ConsumeExecutor } from './consume-executor.js';
-import type { ConsumeMessageContext } from './consume-hooks.js';
 import { callConcurrentlyListener } from './consume-message-concurrently-service.js';
 import {
+  beforeConsumeHooks,
   type ConsumeHost,
   markConsumeStart,
   runConsumeHooks,
@@ -106,17 +106,7 @@ export class ConsumeMessagePopConcurrentlyService {
       ackIndex: ACK_ALL,
     };
     host.resetRetryAndNamespace(msgs);
-    let hookContext: ConsumeMessageContext | undefined;
-    if (host.hooks.length > 0) {
-      hookContext = {
-        consumerGroup: host.consumerGroup,
-        msgList: msgs,
-        mq,
-        namespace: host.namespace,
-        props: new Map(),
-      };
-      runConsumeHooks(host, 'before', hookContext);
-    }
+    const hookContext = beforeConsumeHooks(host, msgs, mq);
     const begin = host.clock.now();
     markConsumeStart(msgs, begin);
     const outcome = await traceListener(

@@ -82,6 +82,27 @@ export function runConsumeHooks(
   }
 }
 
+/**
+ * The hook context of one consume request with the `before` hooks run on it, or undefined when the
+ * consumer has no hooks (the `after` phase then has nothing to run either).
+ */
+export function beforeConsumeHooks(
+  host: ConsumeHost,
+  msgs: MessageExt[],
+  mq: MessageQueue,
+): ConsumeMessageContext | undefined {
+  if (host.hooks.length === 0) return undefined;
+  const hookContext: ConsumeMessageContext = {
+    consumerGroup: host.consumerGroup,
+    msgList: msgs,
+    mq,
+    namespace: host.namespace,
+    props: new Map(),
+  };
+  runConsumeHooks(host, 'before', hookContext);
+  return hookContext;
+}
+
 /** Sets CONSUME_START_TIME on each message (consume-timeout clean-up reads it). */
 export function markConsumeStart(msgs: readonly MessageExt[], now: number): void {
   const text = String(now);
