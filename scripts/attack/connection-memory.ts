@@ -71,7 +71,9 @@ export async function unreadViews(
   const rssDelta = rss.stop();
   const closed = sockets.filter((s) => s.destroyed || s.readableEnded).length;
   for (const socket of sockets) socket.destroy();
-  const p99Bound = Math.max(2 * idleP99Ms, 2);
+  // A server blocked by unread responses shows tens to hundreds of ms; a few ms over twice the idle
+  // p99 is the other test files sharing the 2 cores (npm test runs two at once), not a breach.
+  const p99Bound = Math.max(2 * idleP99Ms, 10);
   const held = rssDelta <= RSS_BOUND_MIB && latency.p99Ms <= p99Bound && latency.failures === 0;
   return {
     attack: 'connection-memory',
