@@ -10,13 +10,11 @@
  * shutdown() stops all of it, unregisters from the name servers and writes the offsets.
  */
 import { type Clock, systemClock, type TimerHandle } from '../common/clock.js';
-import { PermName } from '../common/constants.js';
 import { RocketMQError } from '../common/errors.js';
 import { adoptLogger, type Logger } from '../common/logger.js';
-import type { RocketMQLogger } from '../common/logger-interface.js';
 import type { DataVersion } from '../common/protocol/data-version.js';
 import type { TopicConfigSerializeWrapper } from '../common/protocol/register-broker-body.js';
-import { createTopicConfig, type TopicConfig } from '../common/protocol/topic-config.js';
+import type { TopicConfig } from '../common/protocol/topic-config.js';
 import { ConsumerFilterManager } from '../filter/consumer-filter-manager.js';
 import { FilterFactory } from '../filter/filter-factory.js';
 import { NamedFilterRegistry } from '../filter/named-filter.js';
@@ -28,7 +26,6 @@ import {
   RemotingServer,
   type RemotingServerOverrides,
   resolveTlsSystemConfig,
-  type TlsSystemConfig,
   tlsClientOptionsOf,
   tlsClientSettings,
   tlsServerConfigOf,
@@ -36,7 +33,6 @@ import {
 import type { MessageStoreConfig } from '../store/config.js';
 import { DefaultMessageStore } from '../store/default-message-store.js';
 import type { HATransport } from '../store/ha/ha-service.js';
-import type { RecoveryProgressListener } from '../store/recovery-progress.js';
 import { ScheduleMessageService } from '../store/schedule/schedule-message-service.js';
 import { TimerMessageStore } from '../store/timer/timer-message-store.js';
 import { ACL_ADMIN_CODES, AclAdminProcessor } from './acl/acl-admin-processor.js';
@@ -44,16 +40,14 @@ import { BrokerAcl } from './acl/broker-acl.js';
 import { parseInnerCredentials } from './acl/outer-acl-hook.js';
 import {
   type BrokerConfig,
-  type BrokerConfigEnvironment,
   type BrokerConfigFileKey,
-  type BrokerConfigOverrides,
   brokerConfig,
   toMessageStoreConfig,
 } from './broker-config.js';
-import { haListenerNeeded } from './broker-config-ha.js';
 import { remotingServerLimits } from './broker-config-remoting.js';
 import { BrokerConfiguration } from './broker-configuration.js';
 import { brokerHaTransport } from './broker-ha.js';
+import { followsRegisteredMaster, startBrokerHA } from './broker-ha-start.js';
 import { ClientHousekeepingService } from './client/client-housekeeping-service.js';
 import { ConsumerManager } from './client/consumer-manager.js';
 import {
@@ -62,7 +56,7 @@ import {
 } from './client/default-consumer-ids-change-listener.js';
 import { ProducerManager } from './client/producer-manager.js';
 import { RebalanceLockManager } from './client/rebalance-lock-manager.js';
-import type { ConfigFileIO } from './config-manager.js';
+import type { CreateBrokerOptions } from './create-broker-options.js';
 import { BrokerHttpService } from './http/broker-http-service.js';
 import { MessageRequestModeManager } from './loadbalance/message-request-mode-manager.js';
 import { TopicRouteInfoManager } from './loadbalance/topic-route-info-manager.js';
@@ -73,6 +67,7 @@ import { loadNamedFilterModule } from './named-filter-loader.js';
 import { ConsumerOffsetManager } from './offset/consumer-offset-manager.js';
 import { type BrokerIdentity, BrokerOuterAPI, type RegisterBrokerResult } from './out/broker-outer-api.js';
 import { ChangedTopicRegistration, incrementVersion } from './out/changed-topic-registration.js';
+import { registrationTopics } from './out/registration-topics.js';
 import { executeNotificationWhenWakeup } from './pop/notification-processor.js';
 import { executePopRequestWhenWakeup } from './pop/pop-message-processor.js';
 import { PopReviveServices } from './pop/pop-revive-services.js';
@@ -99,34 +94,7 @@ export const REGISTER_PERIOD_MAX = 60_000;
 /** Upstream forgets dead consumer filters on its 10 s consumerFilter persist schedule. */
 export const CONSUMER_FILTER_CLEAN_INTERVAL = 10_000;
 
-export interface CreateBrokerOptions {
-  /** Settings over the defaults (a loadBrokerConfig result's `config` is a complete one). */
-  config?: BrokerConfigOverrides;
-  /** File properties no setting holds, reported by GET_BROKER_CONFIG. */
-  extraProperties?: ReadonlyMap<string, string>;
-  /** Where machine-dependent defaults come from (tests fix them). */
-  env?: BrokerConfigEnvironment;
-  clock?: Clock;
-  /** Any pino-style logger; by default JSON lines on stderr at `RMQ_LOG_LEVEL`. */
-  logger?: Logger | RocketMQLogger;
-  /** Defaults to a DefaultMessageStore over storePathRootDir, owned (loaded, started, shut down) by the broker. */
-  messageStore?: BrokerMessageStore;
-  /** More handlers (send, pull...), registered after the built-in ones (a code here replaces one). */
-  handlers?: ReadonlyMap<number, BrokerRequestHandler>;
-  /** Transport settings beyond those broker.conf carries (their `tls` over the one below). */
-  remoting?: RemotingServerOverrides;
-  /**
-   * upstream's TLS system properties (a loadBrokerConfig result's `tls`), under tls.config.file:
-   * the server mode of both ports, and with tlsEnable TLS to the name servers.
-   */
-  tls?: Partial<TlsSystemConfig>;
-  /** Replaces the broker's own ConsumerFilterManager as the receiver of the groups' subscriptions. */
-  consumerFilter?: ConsumerFilterHooks;
-  /** How the metadata files are read and written (tests pass an in-memory one). */
-  configFileIO?: ConfigFileIO;
-  /** Hears how far the own store's commit-log recovery is (`rmq` prints it on a terminal). */
-  onRecoveryProgress?: RecoveryProgressListener;
-}
+export type { CreateBrokerOptions };
 
 type State = 'new' | 'starting' | 'running' | 'stopped';
 
@@ -656,34 +624,16 @@ export class BrokerController implements BrokerContext {
   }
 
   /**
-   * The topic table as registrations carry it: a snapshot, each topic's perm replaced by
-   * brokerPermission while the broker is not both readable and writable.
-   */
-  private registrationWrapper(wrapper: TopicConfigSerializeWrapper): TopicConfigSerializeWrapper {
-    const perm = this.config.brokerPermission;
-    if (PermName.isWriteable(perm) && PermName.isReadable(perm)) return wrapper;
-    const table = new Map<string, TopicConfig>();
-    for (const [name, tc] of wrapper.topicConfigTable) {
-      table.set(
-        name,
-        createTopicConfig(tc.topicName, {
-          readQueueNums: tc.readQueueNums,
-          writeQueueNums: tc.writeQueueNums,
-          perm,
-        }),
-      );
-    }
-    return { topicConfigTable: table, dataVersion: wrapper.dataVersion };
-  }
-
-  /**
    * Registers every topic with every name server (upstream `registerBrokerAll`). Without
    * forceRegister it first asks whether any name server's copy is stale. Registrations run one at
    * a time; never rejects.
    */
   registerBrokerAll(checkOrderConfig: boolean, oneway: boolean, forceRegister: boolean): Promise<void> {
     return this.serialized(async () => {
-      const wrapper = this.registrationWrapper(this.topicConfigManager.buildTopicConfigSerializeWrapper());
+      const wrapper = registrationTopics(
+        this.topicConfigManager.buildTopicConfigSerializeWrapper(),
+        this.config.brokerPermission,
+      );
       if (!forceRegister) {
         const changes = await this.brokerOuterAPI.needRegister(
           this.identity,
@@ -709,7 +659,7 @@ export class BrokerController implements BrokerContext {
       await this.doRegisterBrokerAll(
         false,
         true,
-        this.registrationWrapper({ topicConfigTable: table, dataVersion }),
+        registrationTopics({ topicConfigTable: table, dataVersion }, this.config.brokerPermission),
       );
     });
   }
@@ -718,7 +668,10 @@ export class BrokerController implements BrokerContext {
   registerIncrementBrokerData(topicConfig: TopicConfig, dataVersion: DataVersion): Promise<void> {
     return this.serialized(async () => {
       const table = new Map([[topicConfig.topicName, topicConfig]]);
-      const wrapper = this.registrationWrapper({ topicConfigTable: table, dataVersion: { ...dataVersion } });
+      const wrapper = registrationTopics(
+        { topicConfigTable: table, dataVersion: { ...dataVersion } },
+        this.config.brokerPermission,
+      );
       await this.doRegisterBrokerAll(true, false, wrapper);
     });
   }
@@ -758,7 +711,11 @@ export class BrokerController implements BrokerContext {
     if (result.haServerAddr !== undefined) this.lastHaMasterAddr = result.haServerAddr;
     // Upstream updateMasterHAServerAddrPeriodically: a slave without haMasterAddress follows the
     // master the name server names.
-    if (this.followsRegisteredMaster && result.haServerAddr !== undefined && result.haServerAddr !== '') {
+    if (
+      followsRegisteredMaster(this.config) &&
+      result.haServerAddr !== undefined &&
+      result.haServerAddr !== ''
+    ) {
       this.haStore?.haService.updateMasterAddress(result.haServerAddr);
     }
     this.lastMasterAddr = result.masterAddr;
@@ -770,49 +727,16 @@ export class BrokerController implements BrokerContext {
     return this.messageStore instanceof DefaultMessageStore ? this.messageStore : undefined;
   }
 
-  private get followsRegisteredMaster(): boolean {
-    const fixed = this.config.haMasterAddress;
-    return this.config.brokerRole === 'SLAVE' && (fixed === undefined || fixed.length < 6);
-  }
-
-  /**
-   * HA on listenPort + 1 (with listenPort 0, any free port if that one is taken), as BrokerStartup
-   * forces it, bound to haListenHost or else brokerIP2, and only where the role needs it (see
-   * haListenerNeeded); a slave with haMasterAddress (upstream: 6 characters or more) follows that
-   * address, any other the one its registration returns.
-   */
   private async startHA(): Promise<void> {
     const store = this.haStore;
     if (store === undefined) return;
-    const ha = store.haService;
-    ha.secure(this.haTransport);
-    if (!haListenerNeeded(this.config)) {
-      await ha.start();
-      this.logger.info('HA port not opened: an ASYNC_MASTER with totalReplicas=1 expects no slave');
-    } else {
-      const host = this.config.haListenHost ?? this.config.brokerIP2;
-      try {
-        this.haPort = await ha.start({ port: this.listenPort + 1, host });
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        // A port in use keeps its error (the CLI names the port); any other says what to set.
-        if (this.config.listenPort !== 0 && code === 'EADDRINUSE') throw error;
-        // listenPort 0 (tests) took a free port whose neighbour may be taken: any free port then.
-        if (code !== 'EADDRINUSE') {
-          throw new RocketMQError(
-            `HA port ${host}:${this.listenPort + 1} cannot listen (${describe(error)}); haListenHost names the address to bind when brokerIP2 is not one of this host's`,
-            1,
-            { cause: error },
-          );
-        }
-        this.haPort = await ha.start({ port: 0, host });
-        this.logger.warn('listenPort + 1 is taken: HA listens on another port', { haPort: this.haPort });
-      }
-    }
-    const fixed = this.config.haMasterAddress;
-    if (this.config.brokerRole === 'SLAVE' && fixed !== undefined && fixed.length >= 6) {
-      ha.updateMasterAddress(fixed);
-    }
+    this.haPort = await startBrokerHA(
+      store.haService,
+      this.haTransport,
+      this.config,
+      this.listenPort,
+      this.logger,
+    );
   }
 
   onConfigUpdated(keys: readonly BrokerConfigFileKey[]): void {
